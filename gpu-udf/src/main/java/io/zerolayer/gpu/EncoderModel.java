@@ -11,6 +11,22 @@ public enum EncoderModel {
 
     /** Hidden size of both variants. */
     public static final int HIDDEN_SIZE = 384;
+    /** Transformer layers of both variants. */
+    public static final int LAYERS = 6;
+    /** Feed-forward inner size of both variants. */
+    public static final int FFN_SIZE = 1536;
+
+    /**
+     * FLOPs of one forward pass over {@code batch × seqLen} tokens (padding included, since it is
+     * computed), derived from the architecture: per token and layer, the Q/K/V/O projections (4d²
+     * multiply-adds) and the feed-forward block (2·d·ffn) plus attention scores and the weighted
+     * sum (2·seqLen·d); a multiply-add is 2 FLOPs. Embedding lookups and layer norms are left out.
+     */
+    public static long forwardFlops(int batch, int seqLen) {
+        long d = HIDDEN_SIZE;
+        long perTokenLayer = 2 * (4 * d * d + 2 * d * FFN_SIZE + 2L * seqLen * d);
+        return LAYERS * (long) batch * seqLen * perTokenLayer;
+    }
 
     private final String id;
     private final String precision;

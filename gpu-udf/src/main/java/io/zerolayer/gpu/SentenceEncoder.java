@@ -2,6 +2,7 @@ package io.zerolayer.gpu;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class SentenceEncoder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SentenceEncoder.class);
 
-    /** Longest sequence fed to the model; MiniLM was trained at 128 and the chunker stays under it. */
+    /** Longest sequence fed to the model, special tokens included; MiniLM was trained at 128. */
     public static final int MAX_SEQUENCE_LENGTH = 256;
 
     private final EncoderModel model;
@@ -39,6 +40,8 @@ public final class SentenceEncoder implements AutoCloseable {
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
     private final boolean wantsTokenTypes;
+    private final long clsId;
+    private final long sepId;
     private volatile boolean closed;
 
     private SentenceEncoder(EncoderModel model, String checksum, OrtEnvironment env, OrtSession session,
@@ -50,6 +53,12 @@ public final class SentenceEncoder implements AutoCloseable {
         this.tokenizer = tokenizer;
         Set<String> inputs = session.getInputNames();
         this.wantsTokenTypes = inputs.contains("token_type_ids");
+        long[] framed = tokenizer.encode("", true, false).getIds();
+        if (framed.length != 2) {
+            throw new EncoderException("Tokenizer of " + model.id() + " does not frame text as [CLS] … [SEP]");
+        }
+        this.clsId = framed[0];
+        this.sepId = framed[1];
     }
 
     /**
@@ -60,13 +69,13 @@ public final class SentenceEncoder implements AutoCloseable {
     public static SentenceEncoder open(EncoderModel model, int intraOpThreads) {
         long start = System.nanoTime();
         byte[] weights = readResource(model, model.onnxResource());
-        String checksum = sha256(weights);
+        String checksum = sha256(weights); // same value as ModelChecksums.of(model)
         try (InputStream tokenizerJson = SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
             if (tokenizerJson == null) {
                 throw new EncoderException("Tokenizer of " + model.id() + " not on the classpath at " + model.tokenizerResource());
             }
             HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson,
-                    Map.of("maxLength", String.valueOf(MAX_SEQUENCE_LENGTH), "truncation", "true", "padding", "false"));
+                    Map.of("truncation", "false", "padding", "false", "addSpecialTokens", "false"));
             OrtEnvironment env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
@@ -96,30 +105,62 @@ public final class SentenceEncoder implements AutoCloseable {
         return "cpu";
     }
 
-    public TokenBatch tokenize(List<String> texts) {
+    /**
+     * Tokenizes a whole text without truncation or special tokens, keeping each token's character
+     * span so chunks can be mapped back to the text.
+     */
+    public TokenizedText tokenizeText(String text) {
         checkOpen();
-        if (texts.isEmpty()) {
-            throw new IllegalArgumentException("Nothing to tokenize: the batch is empty");
+        Encoding encoding = tokenizer.encode(text, false, false);
+        CharSpan[] spans = encoding.getCharTokenSpans();
+        int[] starts = new int[spans.length];
+        int[] ends = new int[spans.length];
+        for (int i = 0; i < spans.length; i++) {
+            // special or unknown tokens may lack a span; pin them to the previous token's end
+            starts[i] = spans[i] == null ? (i == 0 ? 0 : ends[i - 1]) : spans[i].getStart();
+            ends[i] = spans[i] == null ? starts[i] : spans[i].getEnd();
         }
-        Encoding[] encodings = new Encoding[texts.size()];
+        return new TokenizedText(encoding.getIds(), starts, ends);
+    }
+
+    /**
+     * Frames each id sequence as {@code [CLS] ids [SEP]}, truncating to {@link
+     * #MAX_SEQUENCE_LENGTH}, and pads the batch to its longest sequence.
+     */
+    public TokenBatch batch(List<long[]> contentIds) {
+        checkOpen();
+        if (contentIds.isEmpty()) {
+            throw new IllegalArgumentException("Nothing to encode: the batch is empty");
+        }
+        int batch = contentIds.size();
         int seqLen = 0;
-        for (int i = 0; i < encodings.length; i++) {
-            encodings[i] = tokenizer.encode(texts.get(i));
-            seqLen = Math.max(seqLen, encodings[i].getIds().length);
+        for (long[] ids : contentIds) {
+            seqLen = Math.max(seqLen, Math.min(ids.length, MAX_SEQUENCE_LENGTH - 2) + 2);
         }
-        int batch = encodings.length;
         long[] ids = new long[batch * seqLen];
         long[] mask = new long[batch * seqLen];
         long[] types = new long[batch * seqLen];
         long real = 0;
         for (int i = 0; i < batch; i++) {
-            long[] e = encodings[i].getIds();
-            System.arraycopy(e, 0, ids, i * seqLen, e.length);
-            System.arraycopy(encodings[i].getAttentionMask(), 0, mask, i * seqLen, e.length);
-            System.arraycopy(encodings[i].getTypeIds(), 0, types, i * seqLen, e.length);
-            real += e.length;
+            long[] content = contentIds.get(i);
+            int n = Math.min(content.length, MAX_SEQUENCE_LENGTH - 2);
+            int base = i * seqLen;
+            ids[base] = clsId;
+            System.arraycopy(content, 0, ids, base + 1, n);
+            ids[base + n + 1] = sepId;
+            java.util.Arrays.fill(mask, base, base + n + 2, 1L);
+            real += n + 2;
         }
         return new TokenBatch(ids, mask, types, batch, seqLen, real);
+    }
+
+    /** Tokenizes short texts (queries, labels, sentences) straight into a batch. */
+    public TokenBatch tokenize(List<String> texts) {
+        List<long[]> ids = new java.util.ArrayList<>(texts.size());
+        for (String t : texts) {
+            ids.add(tokenizeText(t).ids());
+        }
+        return batch(ids);
     }
 
     /** Runs the encoder; returns the last hidden state, {@code [batch * seqLen * HIDDEN_SIZE]}. */

@@ -69,6 +69,34 @@ class SentenceEncoderTest {
 
     @ParameterizedTest
     @EnumSource(EncoderModel.class)
+    void tokenSpansPointBackIntoTheText(EncoderModel model) {
+        String text = "Clause 4.2: the Supplier indemnifies the Buyer.";
+        TokenizedText tokens = encoder(model).tokenizeText(text);
+        assertThat(tokens.size()).isGreaterThan(5);
+        assertThat(text.substring(tokens.starts()[0], tokens.ends()[0]).toLowerCase()).isEqualTo("clause");
+        int last = tokens.size() - 1;
+        assertThat(text.substring(tokens.starts()[last], tokens.ends()[last])).isEqualTo(".");
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void longTextsAreTruncatedToTheModelLimit(EncoderModel model) {
+        String longText = "word ".repeat(1000);
+        TokenBatch batch = encoder(model).tokenize(List.of(longText));
+        assertThat(batch.seqLen()).isEqualTo(SentenceEncoder.MAX_SEQUENCE_LENGTH);
+        assertThat(encoder(model).encode(batch)).hasSize(SentenceEncoder.MAX_SEQUENCE_LENGTH * EncoderModel.HIDDEN_SIZE);
+    }
+
+    @org.junit.jupiter.api.Test
+    void forwardFlopsMatchTwiceTheNonEmbeddingParametersPerToken() {
+        // MiniLM-L6 has ~10.6 M non-embedding weights: ~21 MFLOPs per token at short sequence length
+        long perToken = EncoderModel.forwardFlops(1, 1);
+        assertThat(perToken).isBetween(20_000_000L, 22_000_000L);
+        assertThat(EncoderModel.forwardFlops(2, 128)).isGreaterThan(2 * 128 * perToken);
+    }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
     void checksumsDifferBetweenModels(EncoderModel model) {
         assertThat(encoder(model).checksum()).hasSize(64);
         assertThat(fp32.checksum()).isNotEqualTo(int8.checksum());

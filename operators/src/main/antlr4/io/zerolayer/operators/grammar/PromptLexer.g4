@@ -1,0 +1,21 @@
+/*
+ * ZeroLayer's prompt tag language: free text with tags.
+ *
+ *   <name>  <name attr="v" ...>  </name>  <name/>  <task:summarize>  <section:abstract>  <figure:3>
+ *
+ * A whole tag is one token, so a '<' that does not start a well-formed tag ("x < y", "a<b then")
+ * falls back to LT and stays text. The language is a flat token stream: PromptReader pairs open
+ * and close tags itself, so an unbalanced prompt still reads and can be diagnosed, not rejected
+ * by a parser error.
+ */
+lexer grammar PromptLexer;
+
+CLOSE_TAG : '</' NAME (':' VALUE)? WS* '>' ;
+OPEN_TAG  : '<' NAME (':' VALUE)? (WS+ ATTRIBUTE)* WS* '/'? '>' ;
+TEXT      : ~'<'+ ;
+LT        : '<' ;
+
+fragment NAME      : [a-zA-Z_] [a-zA-Z0-9_-]* ;
+fragment VALUE     : [a-zA-Z0-9_.-]+ ;
+fragment ATTRIBUTE : NAME WS* '=' WS* ( '"' ~'"'* '"' | '\'' ~'\''* '\'' ) ;
+fragment WS        : [ \t\r\n] ;

@@ -1,0 +1,39 @@
+package io.zerolayer.operators.tasks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.zerolayer.gpu.EncoderModel;
+
+/** The decode step of a graph: turns encoder output into the answer the task promises. */
+public interface DocumentTask {
+    ObjectMapper JSON = new ObjectMapper();
+
+    TaskResult decode(TaskInput input, String outputFormat);
+
+    static DocumentTask forName(String task) {
+        return switch (task) {
+            case "summarize" -> new ExtractiveSummary();
+            case "classify" -> new ZeroShotClassification();
+            case "answer" -> new PassageAnswer();
+            case "embed" -> new DocumentEmbedding();
+            default -> throw new IllegalArgumentException("No decoder for task '" + task + "'");
+        };
+    }
+
+    /** FLOPs of comparing {@code a} vectors with {@code b} vectors by dot product. */
+    static long similarityFlops(long a, long b) {
+        return 2L * a * b * EncoderModel.HIDDEN_SIZE;
+    }
+
+    static String json(ObjectNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static double round(double v) {
+        return Math.round(v * 10_000d) / 10_000d;
+    }
+}

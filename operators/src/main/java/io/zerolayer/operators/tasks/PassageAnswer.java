@@ -1,0 +1,34 @@
+package io.zerolayer.operators.tasks;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.operators.execution.Chunk;
+
+/**
+ * Question answering by passage retrieval: the chunk most similar to the question, with its score
+ * and character offsets in the prompt.
+ */
+final class PassageAnswer implements DocumentTask {
+    @Override
+    public TaskResult decode(TaskInput in, String outputFormat) {
+        int best = 0;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < in.chunkVectors().length; i++) {
+            double s = SentenceEncoder.cosine(in.queryVectors()[0], in.chunkVectors()[i]);
+            if (s > bestScore) {
+                bestScore = s;
+                best = i;
+            }
+        }
+        Chunk c = in.chunks().get(best);
+        long flops = DocumentTask.similarityFlops(1, in.chunkVectors().length);
+        if (outputFormat.equals("json")) {
+            ObjectNode root = JSON.createObjectNode();
+            root.put("question", in.queries().get(0));
+            root.put("passage", c.text().strip()).put("scope", c.scope()).put("start", c.start()).put("end", c.end())
+                    .put("score", DocumentTask.round(bestScore));
+            return new TaskResult(DocumentTask.json(root), flops);
+        }
+        return new TaskResult(c.text().strip(), flops);
+    }
+}

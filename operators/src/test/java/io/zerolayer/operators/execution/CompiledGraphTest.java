@@ -1,0 +1,126 @@
+package io.zerolayer.operators.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.operators.compiler.ExecutionPlan;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Runs compiled graphs on the real encoders and checks results are derived from the text. */
+class CompiledGraphTest {
+    private static EncoderPool encoders;
+    private static GraphCompiler compiler;
+    private static final StructureClassifier CLASSIFIER = new StructureClassifier();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final String CONTRACT = "<contract>"
+            + "<section:payment>The Buyer shall pay all invoices within thirty days of receipt. Late payments accrue "
+            + "interest at two percent per month.</section>"
+            + "<section:termination>Either party may terminate this agreement with ninety days written notice. "
+            + "Termination does not release the Buyer from unpaid invoices.</section>"
+            + "<section:liability>The Supplier's liability is limited to the fees paid in the preceding twelve months. "
+            + "Neither party is liable for indirect damages.</section></contract>";
+
+    @BeforeAll
+    static void open() {
+        encoders = new EncoderPool(1);
+        compiler = new GraphCompiler(GraphIdentity.current("cpu-generic"));
+    }
+
+    @AfterAll
+    static void close() {
+        encoders.close();
+    }
+
+    private static GraphRun run(String prompt) {
+        ClassifiedPrompt classified = CLASSIFIER.classify(prompt);
+        assertThat(classified.diagnostics()).isEmpty();
+        ExecutionPlan plan = compiler.compile(classified);
+        return new CompiledGraph(plan, encoders).execute(classified.parsed());
+    }
+
+    @Test
+    void answerReturnsThePassageThatAnswersTheQuestionWithItsOffsets() throws Exception {
+        String prompt = "<task:answer><output_format:json><question>How much notice is needed to end the agreement?</question>"
+                + CONTRACT;
+        GraphRun run = run(prompt);
+        JsonNode answer = JSON.readTree(run.output());
+        assertThat(answer.get("passage").asText()).contains("ninety days written notice");
+        assertThat(answer.get("scope").asText()).isEqualTo("section:termination");
+        assertThat(prompt.substring(answer.get("start").asInt(), answer.get("end").asInt()).strip())
+                .isEqualTo(answer.get("passage").asText());
+    }
+
+    @Test
+    void summaryPicksSentencesOfTheDocumentInDocumentOrder() throws Exception {
+        String prompt = "<task:summarize sentences=\"2\"><output_format:json>" + CONTRACT;
+        JsonNode summary = JSON.readTree(run(prompt).output());
+        assertThat(summary.get("sentences")).hasSize(2);
+        int previousStart = -1;
+        for (JsonNode s : summary.get("sentences")) {
+            assertThat(prompt).contains(s.get("text").asText());
+            assertThat(s.get("start").asInt()).isGreaterThan(previousStart);
+            previousStart = s.get("start").asInt();
+        }
+        assertThat(summary.get("candidates").asInt()).isEqualTo(6);
+    }
+
+    @Test
+    void classificationRanksTheMatchingLabelFirst() throws Exception {
+        String prompt = "<task:classify><output_format:json><labels>shipping delay, refund request, password reset</labels>"
+                + "<ticket>I returned the headphones two weeks ago and still have not got my money back. "
+                + "Please give me a refund.</ticket>";
+        JsonNode result = JSON.readTree(run(prompt).output());
+        assertThat(result.get("label").asText()).isEqualTo("refund request");
+        double total = 0;
+        for (JsonNode s : result.get("scores")) {
+            total += s.get("probability").asDouble();
+        }
+        assertThat(total).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void embeddingIsAUnitVectorAndEveryNodeIsAccountedFor() throws Exception {
+        GraphRun run = run("<task:embed><output_format:json><note>Warm graphs avoid recompilation.</note>");
+        JsonNode result = JSON.readTree(run.output());
+        double norm = 0;
+        for (JsonNode x : result.get("vector")) {
+            norm += x.asDouble() * x.asDouble();
+        }
+        assertThat(norm).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(run.nodeRuns()).extracting(NodeRun::kind).containsExactly("tokenize", "chunk", "encode", "pool", "decode");
+        NodeRun encode = run.nodeRuns().get(2);
+        assertThat(encode.flops()).isPositive();
+        assertThat(encode.tokens()).isEqualTo(run.nodeRuns().get(1).tokens() + 2);
+        assertThat(run.kernelNanos()).isPositive();
+    }
+
+    @Test
+    void longSectionsAreCutIntoOverlappingWindows() {
+        String words = String.join(" ", java.util.Collections.nCopies(300, "alpha beta"));
+        ClassifiedPrompt p = CLASSIFIER.classify("<task:embed><section:a>" + words + "</section>");
+        GraphRun run = new CompiledGraph(compiler.compile(p), encoders).execute(p.parsed());
+        NodeRun chunk = run.nodeRuns().get(1);
+        // 600 tokens, windows of 126 every 96 tokens: 0,96,...,480 → 6 windows
+        assertThat(chunk.items()).isEqualTo(6);
+        assertThat(chunk.tokens()).isGreaterThan(600L);
+    }
+
+    @Test
+    void aPromptOfAnotherStructureIsRefused() {
+        ClassifiedPrompt a = CLASSIFIER.classify("<task:embed><section:a>x</section>");
+        ClassifiedPrompt b = CLASSIFIER.classify("<task:embed><section:b>x</section>");
+        CompiledGraph graph = new CompiledGraph(compiler.compile(a), encoders);
+        assertThatThrownBy(() -> graph.execute(b.parsed())).hasMessageContaining("do not match graph");
+        assertThat(List.of(graph.plan().graphId())).doesNotContain(compiler.graphId(b));
+    }
+}
