@@ -1,0 +1,78 @@
+package io.zerolayer.cli;
+
+import io.zerolayer.client.ZeroLayerClient;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ResponseStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code zerolayer submit}: sends prompt files to a running pipeline and prints the replies. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+        description = "Send prompt files as requests to a running pipeline and print their replies.")
+final class SubmitCommand implements Callable<Integer> {
+    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers.")
+    String bootstrapServers;
+
+    @Option(names = "--requests-topic", defaultValue = "zerolayer.requests", description = "Default: ${DEFAULT-VALUE}.")
+    String requestsTopic;
+
+    @Option(names = "--reply-topic", description = "Topic for replies (kafka_replyTopic); default: a fresh one for this client.")
+    String replyTopic;
+
+    @Option(names = "--tenant", defaultValue = "cli", description = "Tenant id of the requests. Default: ${DEFAULT-VALUE}.")
+    String tenant;
+
+    @Option(names = "--timeout", defaultValue = "PT60S", description = "How long to wait for each reply (ISO-8601). Default: ${DEFAULT-VALUE}.")
+    Duration timeout;
+
+    @Option(names = "--json", description = "Send JSON requests (content-type: application/json) and get JSON replies.")
+    boolean json;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Prompt files, or folders of *.prompt files.")
+    List<Path> files;
+
+    @Override
+    public Integer call() throws Exception {
+        ZeroLayerClient.Builder builder = ZeroLayerClient.builder().bootstrapServers(bootstrapServers)
+                .requestsTopic(requestsTopic).timeout(timeout).json(json);
+        if (replyTopic != null) {
+            builder.replyTopic(replyTopic);
+        }
+        int failures = 0;
+        try (ZeroLayerClient client = builder.build()) {
+            List<Path> prompts = PromptFiles.expand(files);
+            List<CompletableFuture<Void>> all = new ArrayList<>();
+            int[] counts = new int[2];
+            for (Path file : prompts) {
+                long sent = System.nanoTime();
+                String id = PromptFiles.label(file) + "-" + UUID.randomUUID().toString().substring(0, 8);
+                all.add(client.submit(PromptFiles.request(file, id, tenant)).handle((AnalysisResponse r, Throwable e) -> {
+                    synchronized (counts) {
+                        if (e != null) {
+                            counts[1]++;
+                            System.out.println("[NO REPLY] " + PromptFiles.label(file) + ": " + e);
+                        } else {
+                            if (r.getStatus() != ResponseStatus.OK) {
+                                counts[1]++;
+                            }
+                            ResponsePrinter.print(System.out, PromptFiles.label(file), r, (System.nanoTime() - sent) / 1_000_000);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+            failures = counts[1];
+            System.out.printf("%d requests, %d not OK%n", prompts.size(), failures);
+        }
+        return failures == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,189 @@
+package io.zerolayer.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka broker in KRaft mode (combined broker and controller), started in this
+ * JVM: the storage is formatted like {@code kafka-storage.sh format} does, then {@link
+ * KafkaRaftServer} runs on free local ports. Data lives in the given folder, or in a temporary one
+ * that is deleted on close.
+ *
+ * <pre>{@code
+ * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(null)) {
+ *     broker.createTopics(Map.of("requests", 2));
+ *     String bootstrap = broker.bootstrapServers();
+ * }
+ * }</pre>
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Path dataDir;
+    private final boolean deleteOnClose;
+
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path dataDir, boolean deleteOnClose) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.dataDir = dataDir;
+        this.deleteOnClose = deleteOnClose;
+    }
+
+    /**
+     * Formats storage and starts the broker.
+     *
+     * @param dataDir folder for logs and metadata; null for a temporary folder deleted on close
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir) {
+        long started = System.nanoTime();
+        try {
+            boolean temporary = dataDir == null;
+            Path dir = temporary ? Files.createTempDirectory("zerolayer-kafka-") : dataDir;
+            Path logs = dir.resolve("logs");
+            Files.createDirectories(logs);
+            int brokerPort = freePort();
+            int controllerPort = freePort();
+            Properties props = new Properties();
+            props.put("process.roles", "broker,controller");
+            props.put("node.id", "1");
+            props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+            props.put("listeners", "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+            props.put("controller.listener.names", "CONTROLLER");
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("log.dirs", logs.toString());
+            props.put("offsets.topic.replication.factor", "1");
+            props.put("offsets.topic.num.partitions", "4");
+            props.put("transaction.state.log.replication.factor", "1");
+            props.put("transaction.state.log.min.isr", "1");
+            props.put("transaction.state.log.num.partitions", "4");
+            props.put("share.coordinator.state.topic.replication.factor", "1");
+            props.put("share.coordinator.state.topic.min.isr", "1");
+            props.put("group.initial.rebalance.delay.ms", "0");
+            props.put("auto.create.topics.enable", "true");
+            props.put("num.partitions", "1");
+            props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+            KafkaConfig config = KafkaConfig.fromProps(props, false);
+
+            boolean formatted = Files.exists(logs.resolve("meta.properties"));
+            if (!formatted) {
+                Formatter formatter = new Formatter()
+                        .setNodeId(1)
+                        .setClusterId(Uuid.randomUuid().toString())
+                        .setDirectories(List.of(logs.toString()))
+                        .setMetadataLogDirectory(logs.toString())
+                        .setReleaseVersion(MetadataVersion.latestProduction())
+                        .setControllerListenerName("CONTROLLER")
+                        .setPrintStream(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                formatter.run();
+            }
+            KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+            server.startup();
+            String bootstrap = "localhost:" + brokerPort;
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dir, temporary);
+            broker.awaitReady();
+            LOG.info("Kafka {} KRaft broker up at {} (data in {}) in {} ms", org.apache.kafka.common.utils.AppInfoParser.getVersion(),
+                    bootstrap, dir, (System.nanoTime() - started) / 1_000_000);
+            return broker;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot prepare the embedded Kafka data folder", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Embedded Kafka broker failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Creates topics (name → partitions) that do not exist yet. */
+    public void createTopics(Map<String, Integer> partitionsByTopic) {
+        try (Admin admin = admin()) {
+            for (Map.Entry<String, Integer> t : partitionsByTopic.entrySet()) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(t.getKey(), t.getValue(), (short) 1))).all().get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("Cannot create topic " + t.getKey(), e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Creates a log-compacted topic, for keyed latest-value data such as graph descriptors. */
+    public void createCompactedTopic(String name, int partitions) {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    .all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("Cannot create topic " + name, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    private void awaitReady() throws Exception {
+        try (Admin admin = admin()) {
+            admin.describeCluster().nodes().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+        if (deleteOnClose) {
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                LOG.warn("Could not delete {}", dataDir, e);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.operators.compiler.ExecutionPlan;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.EncoderPool;
+import io.zerolayer.operators.execution.GraphRun;
+import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.CostTotal;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.Fidelity;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.Timings;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes requests keyed by graph id. The first request of a graph id in this slot compiles the
+ * graph and binds it to the slot's ONNX sessions; later ones reuse it (a warm hit). Compiled graphs
+ * live in a bounded LRU cache, not in Flink state: they are derived from the graph id and the
+ * slot's hardware, so after a restore they are simply compiled again.
+ *
+ * <p>Outputs one {@link Reply} per request (OK, or FAILED with the reason), one {@link
+ * KernelCostRecord} per executed node ({@link #COST_RECORDS}) and the descriptor of each graph it
+ * compiles ({@link #GRAPH_DESCRIPTORS}).
+ */
+public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRequest, Reply> {
+    private static final Logger LOG = LoggerFactory.getLogger(GraphExecutorFunction.class);
+
+    public static final OutputTag<KernelCostRecord> COST_RECORDS = new OutputTag<>("kernel-costs") {};
+    public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS = new OutputTag<>("graph-descriptors") {};
+
+    private final String hardwareProfile;
+    private final int cacheCapacity;
+    private final int intraOpThreads;
+
+    private transient StructureClassifier classifier;
+    private transient GraphCompiler compiler;
+    private transient EncoderPool encoders;
+    private transient Map<String, CompiledGraph> warmGraphs;
+    private transient Counter cacheHits;
+    private transient Counter cacheMisses;
+    private transient Histogram compileTimeMs;
+    private transient Histogram requestLatencyMs;
+
+    public GraphExecutorFunction(String hardwareProfile, int cacheCapacity, int intraOpThreads) {
+        if (cacheCapacity < 1) {
+            throw new IllegalArgumentException("Graph cache capacity must be at least 1, got " + cacheCapacity);
+        }
+        this.hardwareProfile = hardwareProfile;
+        this.cacheCapacity = cacheCapacity;
+        this.intraOpThreads = intraOpThreads;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        classifier = new StructureClassifier();
+        compiler = new GraphCompiler(GraphIdentity.current(hardwareProfile));
+        encoders = new EncoderPool(intraOpThreads);
+        warmGraphs = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, CompiledGraph> eldest) {
+                return size() > cacheCapacity;
+            }
+        };
+        var metrics = getRuntimeContext().getMetricGroup();
+        cacheHits = metrics.counter("execution_graph_cache_hit_total");
+        cacheMisses = metrics.counter("execution_graph_cache_miss_total");
+        compileTimeMs = metrics.histogram("graph_compile_time_ms", new DescriptiveStatisticsHistogram(1000));
+        requestLatencyMs = metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
+        metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
+    }
+
+    @Override
+    public void processElement(RoutedRequest in, Context ctx, Collector<Reply> out) {
+        AnalysisRequest request = in.request;
+        Instant now = Instant.now();
+        if (request.getDeadline() != null && now.isAfter(request.getDeadline())) {
+            out.collect(new Reply(Responses.failed(request, in.graphId, "ZL090",
+                    "Deadline " + request.getDeadline() + " passed before the request ran", in.classifyMicros), in.route));
+            return;
+        }
+        ClassifiedPrompt classified = classifier.classify(request.getPrompt());
+        long compileMicros = 0;
+        CompiledGraph graph = warmGraphs.get(in.graphId);
+        try {
+            if (graph == null) {
+                long start = System.nanoTime();
+                ExecutionPlan plan = compiler.compile(classified);
+                if (!plan.graphId().equals(in.graphId)) {
+                    throw new IllegalStateException("Graph id mismatch: classified as " + in.graphId + ", compiled as "
+                            + plan.graphId() + " (hardware profile or models differ between operators)");
+                }
+                graph = new CompiledGraph(plan, encoders);
+                compileMicros = (System.nanoTime() - start) / 1_000;
+                warmGraphs.put(in.graphId, graph);
+                cacheMisses.inc();
+                compileTimeMs.update(compileMicros / 1_000);
+                ctx.output(GRAPH_DESCRIPTORS, plan.toDescriptor(now));
+                LOG.info("Compiled graph {} ({}) in {} ms; {} warm in this slot", in.graphId.substring(0, 12),
+                        plan.signature(), compileMicros / 1_000, warmGraphs.size());
+            } else {
+                cacheHits.inc();
+            }
+            long start = System.nanoTime();
+            GraphRun run = graph.execute(classified.parsed());
+            long executeMicros = (System.nanoTime() - start) / 1_000;
+            emitCosts(ctx, request, graph, run);
+            AnalysisResponse response = Responses.base(request, in.classifyMicros)
+                    .setGraphId(in.graphId)
+                    .setStatus(ResponseStatus.OK)
+                    .setFidelity(Fidelity.FULL)
+                    .setTask(graph.plan().task())
+                    .setOutputFormat(graph.plan().outputFormat())
+                    .setOutput(run.output())
+                    .setTimings(new Timings(request.getSubmittedAt(), Instant.now(), in.classifyMicros, compileMicros, executeMicros))
+                    .setCost(new CostTotal(run.nodeRuns().size(), run.kernelNanos(), run.flops(), null))
+                    .build();
+            out.collect(new Reply(response, in.route));
+        } catch (RuntimeException e) {
+            // A request that cannot run is answered, never dropped; the job keeps going.
+            LOG.warn("Request {} on graph {} failed", request.getRequestId(), in.graphId, e);
+            out.collect(new Reply(Responses.failed(request, in.graphId, "ZL091", "Execution failed: " + e.getMessage(),
+                    in.classifyMicros), in.route));
+        }
+        requestLatencyMs.update(System.currentTimeMillis() - in.receivedAtMillis);
+    }
+
+    private void emitCosts(Context ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
+        String graphId = graph.plan().graphId();
+        for (NodeRun node : run.nodeRuns()) {
+            ctx.output(COST_RECORDS, KernelCostRecord.newBuilder()
+                    .setRecordId(request.getRequestId() + "/" + graphId + "/" + node.nodeId())
+                    .setRequestId(request.getRequestId())
+                    .setTenantId(request.getTenantId())
+                    .setGraphId(graphId)
+                    .setNodeId(node.nodeId())
+                    .setKernel(node.kind())
+                    .setModel(node.model())
+                    .setDevice(graph.device())
+                    .setHardwareProfile(hardwareProfile)
+                    .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
+                    .setDurationNanos(node.durationNanos())
+                    .setBatchSize(node.items())
+                    .setTokens(node.tokens())
+                    .setFlops(node.flops())
+                    .setMemoryBytes(node.memoryBytes())
+                    .build());
+        }
+    }
+
+    /** Graph ids warm in this slot, most recently used last; for tests and inspection. */
+    List<String> warmGraphIds() {
+        return List.copyOf(warmGraphs.keySet());
+    }
+
+    @Override
+    public void close() {
+        if (encoders != null) {
+            encoders.close();
+        }
+    }
+}

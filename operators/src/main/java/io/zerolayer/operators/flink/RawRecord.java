@@ -1,0 +1,37 @@
+package io.zerolayer.operators.flink;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A Kafka record exactly as it arrived: bytes, headers and position. Decoding happens in an
+ * operator, not in the source, so a record that cannot be decoded still reaches the dead-letter
+ * topic untouched instead of failing the source.
+ */
+public class RawRecord {
+    public String topic;
+    public int partition;
+    public long offset;
+    public long timestamp;
+    public byte[] key;
+    public byte[] value;
+    /** Header names, parallel to {@link #headerValues}; order and repeats preserved. */
+    public String[] headerKeys = new String[0];
+    public byte[][] headerValues = new byte[0][];
+
+    public RawRecord() {}
+
+    /** The last value of a header, or null. */
+    public byte[] header(String name) {
+        for (int i = headerKeys.length - 1; i >= 0; i--) {
+            if (headerKeys[i].equals(name)) {
+                return headerValues[i];
+            }
+        }
+        return null;
+    }
+
+    public String headerString(String name) {
+        byte[] v = header(name);
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,34 @@
+package io.zerolayer.operators.flink;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+/** Copies each Kafka record into a {@link RawRecord}; never fails, whatever the bytes. */
+public final class RawRecordDeserializationSchema implements KafkaRecordDeserializationSchema<RawRecord> {
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
+        RawRecord raw = new RawRecord();
+        raw.topic = record.topic();
+        raw.partition = record.partition();
+        raw.offset = record.offset();
+        raw.timestamp = record.timestamp();
+        raw.key = record.key();
+        raw.value = record.value();
+        Header[] headers = record.headers().toArray();
+        raw.headerKeys = new String[headers.length];
+        raw.headerValues = new byte[headers.length][];
+        for (int i = 0; i < headers.length; i++) {
+            raw.headerKeys[i] = headers[i].key();
+            raw.headerValues[i] = headers[i].value() == null ? new byte[0] : headers[i].value();
+        }
+        out.collect(raw);
+    }
+
+    @Override
+    public TypeInformation<RawRecord> getProducedType() {
+        return TypeInformation.of(RawRecord.class);
+    }
+}

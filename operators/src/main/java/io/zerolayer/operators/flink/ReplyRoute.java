@@ -1,0 +1,28 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.schemas.ZeroLayerHeaders;
+
+/**
+ * Where and how a reply goes: Spring Kafka's request/reply conventions. The correlation id is
+ * copied byte for byte; a null reply topic means the configured responses topic.
+ */
+public class ReplyRoute {
+    public String replyTopic;
+    public byte[] correlationId;
+    /** Reply in JSON because the request came as JSON. */
+    public boolean json;
+
+    public ReplyRoute() {}
+
+    public static ReplyRoute of(RawRecord raw) {
+        ReplyRoute route = new ReplyRoute();
+        route.replyTopic = raw.headerString(ZeroLayerHeaders.REPLY_TOPIC);
+        if (route.replyTopic != null && route.replyTopic.isBlank()) {
+            route.replyTopic = null;
+        }
+        route.correlationId = raw.header(ZeroLayerHeaders.CORRELATION_ID);
+        String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
+        route.json = contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith(ZeroLayerHeaders.JSON);
+        return route;
+    }
+}
