@@ -52,7 +52,8 @@ public final class GraphCompiler {
         String scopes = String.join(",", content.scopes().keySet());
         nodes.add(new PlanNode("tokenize", "tokenize", null, List.of(), Map.of("scopes", scopes)));
 
-        String strategy = task.equals("summarize") ? "sentences" : "windows";
+        // sentences are the units a summary picks and a label is weighed over; passages and vectors want context
+        String strategy = task.equals("summarize") || task.equals("classify") ? "sentences" : "windows";
         List<String> chunkIds = new ArrayList<>();
         for (String scope : content.scopes().keySet()) {
             String id = "chunk/" + scope;

@@ -77,11 +77,7 @@ public final class CompiledGraph {
                 documentTokens += t.size();
             }
         }
-        List<String> queries = switch (encodeNode.params().get("queries")) {
-            case "question" -> List.of(content.question());
-            case "labels" -> content.labels();
-            default -> List.of();
-        };
+        List<String> queries = task.queryTexts(content);
         List<long[]> queryIds = new ArrayList<>();
         for (String q : queries) {
             long[] ids = encoder.tokenizeText(q).ids();

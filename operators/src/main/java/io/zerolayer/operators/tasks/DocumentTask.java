@@ -3,12 +3,19 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.operators.structure.DocumentContent;
+import java.util.List;
 
 /** The decode step of a graph: turns encoder output into the answer the task promises. */
 public interface DocumentTask {
     ObjectMapper JSON = new ObjectMapper();
 
     TaskResult decode(TaskInput input, String outputFormat);
+
+    /** Texts encoded next to the document in the same batch (a question, label hypotheses). */
+    default List<String> queryTexts(DocumentContent content) {
+        return List.of();
+    }
 
     static DocumentTask forName(String task) {
         return switch (task) {

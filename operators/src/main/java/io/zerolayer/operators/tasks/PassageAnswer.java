@@ -3,12 +3,19 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.execution.Chunk;
+import io.zerolayer.operators.structure.DocumentContent;
+import java.util.List;
 
 /**
  * Question answering by passage retrieval: the chunk most similar to the question, with its score
  * and character offsets in the prompt.
  */
 final class PassageAnswer implements DocumentTask {
+    @Override
+    public List<String> queryTexts(DocumentContent content) {
+        return List.of(content.question());
+    }
+
     @Override
     public TaskResult decode(TaskInput in, String outputFormat) {
         int best = 0;
@@ -24,7 +31,7 @@ final class PassageAnswer implements DocumentTask {
         long flops = DocumentTask.similarityFlops(1, in.chunkVectors().length);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
-            root.put("question", in.queries().get(0));
+            root.put("question", in.content().question());
             root.put("passage", c.text().strip()).put("scope", c.scope()).put("start", c.start()).put("end", c.end())
                     .put("score", DocumentTask.round(bestScore));
             return new TaskResult(DocumentTask.json(root), flops);

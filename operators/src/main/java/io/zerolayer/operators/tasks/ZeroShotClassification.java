@@ -3,26 +3,35 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.operators.structure.DocumentContent;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Zero-shot classification: each label's score is its best cosine similarity to any chunk of the
- * document (so one relevant paragraph in a long document counts); probabilities are a softmax over
- * scores at temperature {@value #TEMPERATURE}. Labels are returned best first.
+ * Zero-shot classification: a label's score is its cosine similarity to each sentence, averaged
+ * with sentences weighted by their tokens — how much of the text is about the label. (Taking the
+ * best sentence instead lets one short aside win: "…survive five years after termination" made a
+ * confidentiality clause read as termination rights.) Probabilities are a softmax over scores at
+ * temperature {@value #TEMPERATURE}; labels are returned best first.
  */
 final class ZeroShotClassification implements DocumentTask {
     static final double TEMPERATURE = 0.05;
+    @Override
+    public List<String> queryTexts(DocumentContent content) {
+        return content.labels();
+    }
 
     @Override
     public TaskResult decode(TaskInput in, String outputFormat) {
-        int labels = in.queries().size();
+        List<String> names = in.content().labels();
+        int labels = names.size();
         double[] score = new double[labels];
+        double totalTokens = in.chunks().stream().mapToInt(c -> c.tokenIds().length).sum();
         for (int l = 0; l < labels; l++) {
-            score[l] = Double.NEGATIVE_INFINITY;
-            for (float[] chunk : in.chunkVectors()) {
-                score[l] = Math.max(score[l], SentenceEncoder.cosine(in.queryVectors()[l], chunk));
+            for (int i = 0; i < in.chunks().size(); i++) {
+                double weight = in.chunks().get(i).tokenIds().length / totalTokens;
+                score[l] += weight * SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
             }
         }
         double max = IntStream.range(0, labels).mapToDouble(l -> score[l]).max().orElse(0);
@@ -36,17 +45,17 @@ final class ZeroShotClassification implements DocumentTask {
         long flops = DocumentTask.similarityFlops(labels, in.chunkVectors().length);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
-            root.put("label", in.queries().get(order.get(0)));
+            root.put("label", names.get(order.get(0)));
             ArrayNode arr = root.putArray("scores");
             for (int l : order) {
-                arr.addObject().put("label", in.queries().get(l)).put("similarity", DocumentTask.round(score[l]))
+                arr.addObject().put("label", names.get(l)).put("similarity", DocumentTask.round(score[l]))
                         .put("probability", DocumentTask.round(p[l] / sum));
             }
             return new TaskResult(DocumentTask.json(root), flops);
         }
         StringBuilder sb = new StringBuilder();
         for (int l : order) {
-            sb.append(sb.isEmpty() ? "" : ", ").append(in.queries().get(l)).append(String.format(" (%.2f)", p[l] / sum));
+            sb.append(sb.isEmpty() ? "" : ", ").append(names.get(l)).append(String.format(" (%.2f)", p[l] / sum));
         }
         return new TaskResult(sb.toString(), flops);
     }

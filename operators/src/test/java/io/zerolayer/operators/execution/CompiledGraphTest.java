@@ -89,6 +89,15 @@ class CompiledGraphTest {
     }
 
     @Test
+    void contractClauseIsClassifiedByWhatItRegulates() throws Exception {
+        String prompt = "<task:classify><output_format:json><labels>limitation of liability, confidentiality, payment terms, "
+                + "termination rights</labels><clause>Each party shall keep the other party's Confidential Information secret, "
+                + "use it only to perform this Agreement, and disclose it only to employees who need to know it. These "
+                + "obligations survive for five years after termination.</clause>";
+        assertThat(JSON.readTree(run(prompt).output()).get("label").asText()).isEqualTo("confidentiality");
+    }
+
+    @Test
     void embeddingIsAUnitVectorAndEveryNodeIsAccountedFor() throws Exception {
         GraphRun run = run("<task:embed><output_format:json><note>Warm graphs avoid recompilation.</note>");
         JsonNode result = JSON.readTree(run.output());
