@@ -1,0 +1,139 @@
+package io.zerolayer.operators.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.Test;
+
+/** Operator-harness tests of the two functions between the Kafka source and the sinks. */
+class FlinkFunctionsTest {
+    private static final SingleObjectCodec<AnalysisRequest> CODEC = SingleObjectCodec.of(AnalysisRequest.class);
+
+    static AnalysisRequest request(String id, String prompt) {
+        return AnalysisRequest.newBuilder().setRequestId(id).setTenantId("t").setPrompt(prompt)
+                .setSubmittedAt(Instant.now()).setAttributes(Map.of()).build();
+    }
+
+    static RawRecord raw(byte[] value, String... headers) {
+        RawRecord r = new RawRecord();
+        r.topic = "requests";
+        r.partition = 1;
+        r.offset = 42;
+        r.value = value;
+        r.headerKeys = new String[headers.length / 2];
+        r.headerValues = new byte[headers.length / 2][];
+        for (int i = 0; i < headers.length; i += 2) {
+            r.headerKeys[i / 2] = headers[i];
+            r.headerValues[i / 2] = headers[i + 1].getBytes(StandardCharsets.UTF_8);
+        }
+        return r;
+    }
+
+    @Test
+    void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
+            h.processElement(raw(CODEC.encode(request("ok", "<task:embed> text")), ZeroLayerHeaders.CORRELATION_ID, "c-1",
+                    ZeroLayerHeaders.REPLY_TOPIC, "my-replies"), 0);
+            h.processElement(raw(CODEC.encode(request("bad", "<task:embedd> text"))), 0);
+            h.processElement(raw(new byte[] {1, 2, 3}), 0);
+            h.processElement(raw("{\"requestId\":\"j\",\"tenantId\":\"t\",\"prompt\":\"<task:embed> x\"}".getBytes(),
+                    ZeroLayerHeaders.CONTENT_TYPE, "application/json"), 0);
+
+            List<RoutedRequest> routed = h.extractOutputValues();
+            assertThat(routed).extracting(r -> r.request.getRequestId()).containsExactly("ok", "j");
+            RoutedRequest ok = routed.get(0);
+            assertThat(ok.graphId).hasSize(64);
+            assertThat(new String(ok.route.correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
+            assertThat(ok.route.replyTopic).isEqualTo("my-replies");
+            assertThat(routed.get(1).route.json).isTrue();
+            assertThat(routed.get(1).graphId).isEqualTo(ok.graphId); // same structure, JSON or Avro
+
+            List<Reply> rejections = h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream().map(StreamRecord::getValue).toList();
+            assertThat(rejections).singleElement().satisfies(r -> {
+                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+                assertThat(r.response.getDiagnostics().get(0).getHint()).contains("<task:embed>");
+            });
+            List<DeadLetter> dead = h.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS).stream().map(StreamRecord::getValue).toList();
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.original.value).containsExactly(1, 2, 3);
+                assertThat(d.original.offset).isEqualTo(42);
+                assertThat(d.exceptionClass).endsWith("UndecodableRecordException");
+            });
+        }
+    }
+
+    @Test
+    void executorCompilesOncePerGraphAndAccountsForEveryNode() throws Exception {
+        GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 2, 1);
+        List<RoutedRequest> inputs = new ArrayList<>();
+        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
+                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
+            String[] prompts = {"<task:embed> first text", "<task:embed> second, different text",
+                    "<task:summarize> One sentence. Another one.", "<task:embed> third"};
+            for (int i = 0; i < prompts.length; i++) {
+                classify.processElement(raw(CODEC.encode(request("r" + i, prompts[i]))), 0);
+            }
+            inputs.addAll(classify.extractOutputValues());
+        }
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+            h.open();
+            for (RoutedRequest in : inputs) {
+                h.processElement(in, 0);
+            }
+            List<Reply> replies = h.extractOutputValues();
+            assertThat(replies).extracting(r -> r.response.getStatus()).containsOnly(ResponseStatus.OK);
+            assertThat(replies.stream().filter(r -> r.response.getTimings().getCompileMicros() > 0)).hasSize(2);
+
+            List<ExecutionGraph> graphs = h.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS).stream().map(StreamRecord::getValue).toList();
+            assertThat(graphs).extracting(ExecutionGraph::getTask).containsExactly("embed", "summarize");
+            assertThat(fn.warmGraphIds()).hasSize(2);
+
+            List<KernelCostRecord> costs = h.getSideOutput(GraphExecutorFunction.COST_RECORDS).stream().map(StreamRecord::getValue).toList();
+            Map<String, Long> perRequest = costs.stream().collect(Collectors.groupingBy(KernelCostRecord::getRequestId, Collectors.counting()));
+            assertThat(perRequest).containsEntry("r0", 5L).containsEntry("r2", 5L).hasSize(4);
+            assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
+            KernelCostRecord encode = costs.stream().filter(c -> c.getKernel().equals("encode")).findFirst().orElseThrow();
+            assertThat(encode.getRecordId()).isEqualTo(encode.getRequestId() + "/" + encode.getGraphId() + "/encode");
+            assertThat(encode.getFlops()).isPositive();
+            assertThat(encode.getPcieBytes()).isNull(); // CPU: nothing crosses PCIe, so nothing is invented
+            replies.forEach(r -> assertThat(r.response.getCost().getKernels()).isEqualTo(5));
+        }
+    }
+
+    @Test
+    void aRequestPastItsDeadlineIsAnsweredFailedNotDropped() throws Exception {
+        RoutedRequest in = new RoutedRequest();
+        in.request = request("late", "<task:embed> x");
+        in.request.setDeadline(Instant.now().minusSeconds(1));
+        in.graphId = "g";
+        in.route = new ReplyRoute();
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new GraphExecutorFunction("cpu-generic", 4, 1)), r -> r.graphId, Types.STRING)) {
+            h.open();
+            h.processElement(in, 0);
+            assertThat(h.extractOutputValues()).singleElement().satisfies(r -> {
+                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.FAILED);
+                assertThat(r.response.getDiagnostics().get(0).getCode()).isEqualTo("ZL090");
+            });
+        }
+    }
+}

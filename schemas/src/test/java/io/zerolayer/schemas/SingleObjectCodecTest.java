@@ -1,0 +1,73 @@
+package io.zerolayer.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.schemas.serde.UndecodableRecordException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.junit.jupiter.api.Test;
+
+class SingleObjectCodecTest {
+    private final SingleObjectCodec<AnalysisRequest> codec = SingleObjectCodec.of(AnalysisRequest.class);
+
+    private static AnalysisRequest request() {
+        return AnalysisRequest.newBuilder().setRequestId("r-1").setTenantId("acme").setPrompt("<task:embed> héllo ✓")
+                .setSubmittedAt(Instant.ofEpochMilli(1_700_000_000_000L)).setDeadline(Instant.ofEpochMilli(1_700_000_060_000L))
+                .setAttributes(Map.of("channel", "email")).build();
+    }
+
+    @Test
+    void roundTripsAndPrefixesTheSchemaFingerprint() {
+        byte[] bytes = codec.encode(request());
+        assertThat(bytes[0]).isEqualTo((byte) 0xC3);
+        assertThat(bytes[1]).isEqualTo((byte) 0x01);
+        long fingerprint = ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        assertThat(fingerprint).isEqualTo(codec.fingerprint());
+        assertThat(codec.decode(bytes)).isEqualTo(request());
+    }
+
+    @Test
+    void readsARecordWrittenWithTheOlderV0Schema() throws IOException {
+        Schema v0;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/AnalysisRequest-v0.avsc")) {
+            v0 = new Schema.Parser().parse(in);
+        }
+        assertThat(v0.getField("deadline")).isNull();
+        GenericRecord old = new GenericData.Record(v0);
+        old.put("requestId", "old-1");
+        old.put("tenantId", "legacy");
+        old.put("prompt", "<task:summarize> text");
+        old.put("submittedAt", 1_600_000_000_000L);
+        byte[] bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v0).encode(old).array();
+
+        AnalysisRequest read = codec.decode(bytes);
+        assertThat(read.getRequestId()).isEqualTo("old-1");
+        assertThat(read.getSubmittedAt()).isEqualTo(Instant.ofEpochMilli(1_600_000_000_000L));
+        assertThat(read.getDeadline()).isNull();
+        assertThat(read.getAttributes()).isEmpty();
+    }
+
+    @Test
+    void badBytesFailWithAMessageSayingWhatIsWrong() {
+        byte[] good = codec.encode(request());
+        assertThatThrownBy(() -> codec.decode(new byte[0])).isInstanceOf(UndecodableRecordException.class).hasMessageContaining("Empty");
+        assertThatThrownBy(() -> codec.decode("{\"requestId\":1}".getBytes())).isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("magic");
+        byte[] unknown = good.clone();
+        unknown[5] ^= 0x55;
+        assertThatThrownBy(() -> codec.decode(unknown)).isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("Unknown schema fingerprint");
+        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(good, good.length / 2))).isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("Truncated");
+    }
+}
