@@ -1,0 +1,102 @@
+package io.zerolayer.tests.testutils;
+
+import io.zerolayer.embedded.EmbeddedKafkaBroker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real KRaft broker for a test class, plus the plain producer/consumer calls tests need.
+ *
+ * <pre>{@code
+ * @RegisterExtension static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+ * }</pre>
+ */
+public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAllCallback {
+    private EmbeddedKafkaBroker broker;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        broker = EmbeddedKafkaBroker.start(null);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public EmbeddedKafkaBroker broker() {
+        return broker;
+    }
+
+    /** A topic name no other test uses. */
+    public static String freshTopic(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Sends one record; headers alternate name, value. */
+    public void send(String topic, byte[] key, byte[] value, Object... headers) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key, value);
+            for (int i = 0; i < headers.length; i += 2) {
+                Object v = headers[i + 1];
+                record.headers().add((String) headers[i], v instanceof byte[] b ? b : v.toString().getBytes(StandardCharsets.UTF_8));
+            }
+            producer.send(record);
+        }
+    }
+
+    /**
+     * Reads {@code topic} from the start ({@code read_committed}) until {@code count} records came
+     * or the timeout passed, then keeps reading for {@code settle} to catch any extra record.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> read(String topic, int count, Duration timeout, Duration settle) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (partitions.isEmpty() && System.nanoTime() < deadline) {
+                Map<String, List<org.apache.kafka.common.PartitionInfo>> topics = consumer.listTopics(Duration.ofSeconds(5));
+                if (topics.containsKey(topic)) {
+                    topics.get(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (out.size() < count && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            long settleUntil = System.nanoTime() + settle.toNanos();
+            while (System.nanoTime() < settleUntil) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+}
