@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
@@ -74,6 +75,11 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
         classifier = new StructureClassifier();
         compiler = new GraphCompiler(GraphIdentity.current(hardwareProfile));
         encoders = new EncoderPool(intraOpThreads);
+        // Warm start: open every model's session now, so the first request of a graph pays only
+        // for compiling it (graph_compile_time_ms), not for loading weights.
+        for (EncoderModel model : EncoderModel.values()) {
+            encoders.get(model);
+        }
         warmGraphs = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, CompiledGraph> eldest) {
