@@ -2,7 +2,10 @@ package io.zerolayer.cli;
 
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -28,9 +31,23 @@ final class RunCommand implements Callable<Integer> {
         if (bootstrapServers != null) {
             conf.set(PipelineOptions.BOOTSTRAP_SERVERS, bootstrapServers);
         }
+        requireRequestsTopic(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         StreamingJob.define(env, conf);
         env.execute(StreamingJob.JOB_NAME);
         return 0;
+    }
+
+    /** Fails before submitting, instead of a job that fails over until someone creates the topic. */
+    private static void requireRequestsTopic(Configuration conf) throws Exception {
+        String bootstrap = conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS).orElseThrow(() -> new IllegalArgumentException(
+                "Set --bootstrap-servers or " + PipelineOptions.BOOTSTRAP_SERVERS.key() + " in config.yaml"));
+        String topic = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
+                throw new IllegalStateException("Requests topic '" + topic + "' does not exist on " + bootstrap
+                        + "; create it (one partition per task slot is a good start) or set " + PipelineOptions.REQUESTS_TOPIC.key());
+            }
+        }
     }
 }
