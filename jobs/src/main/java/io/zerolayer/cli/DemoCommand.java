@@ -61,12 +61,14 @@ final class DemoCommand implements Callable<Integer> {
             System.out.printf("Broker %s, job running after %.1f s; Prometheus at %s%n", pipeline.bootstrapServers(),
                     (System.nanoTime() - start) / 1e9, prometheusEndpoint(pipeline.configuration()));
             List<AnalysisResponse> replies = Collections.synchronizedList(new ArrayList<>());
-            List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+            List<List<Long>> latenciesByRound = new ArrayList<>();
             int unanswered = 0;
             long sendStart = System.nanoTime();
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf("%n— round %d of %d: %d requests —%n", round, rounds, files.size());
                 List<CompletableFuture<?>> pending = new ArrayList<>();
+                List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+                latenciesByRound.add(latencies);
                 for (Path file : files) {
                     String label = PromptFiles.label(file);
                     long sent = System.nanoTime();
@@ -93,12 +95,12 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             double sendSeconds = (System.nanoTime() - sendStart) / 1e9;
-            printSummary(files.size() * rounds, replies, latencies, unanswered, sendSeconds, (System.nanoTime() - start) / 1e9);
+            printSummary(files.size() * rounds, replies, latenciesByRound, unanswered, sendSeconds, (System.nanoTime() - start) / 1e9);
             return unanswered == 0 ? 0 : 1;
         }
     }
 
-    private static void printSummary(int sent, List<AnalysisResponse> replies, List<Long> latencies, int unanswered,
+    private static void printSummary(int sent, List<AnalysisResponse> replies, List<List<Long>> latenciesByRound, int unanswered,
             double sendSeconds, double wallSeconds) {
         long ok = replies.stream().filter(r -> r.getStatus() == ResponseStatus.OK).count();
         long rejected = replies.stream().filter(r -> r.getStatus() == ResponseStatus.REJECTED).count();
@@ -107,18 +109,23 @@ final class DemoCommand implements Callable<Integer> {
         replies.stream().filter(r -> r.getGraphId() != null).forEach(r -> graphs.add(r.getGraphId()));
         long compiled = replies.stream().filter(r -> r.getTimings().getCompileMicros() > 0).count();
         long kernelNanos = replies.stream().mapToLong(r -> r.getCost().getKernelNanos()).sum();
-        List<Long> sorted = new ArrayList<>(latencies);
-        Collections.sort(sorted);
         System.out.println();
         System.out.println("Summary");
         System.out.printf(Locale.ROOT, "  requests      %d sent, %d answered (%d OK, %d REJECTED, %d FAILED), %d unanswered%n",
                 sent, replies.size(), ok, rejected, failed, unanswered);
         System.out.printf(Locale.ROOT, "  graphs        %d distinct; %d compiles, %d warm hits%n", graphs.size(), compiled, ok - compiled);
-        if (!sorted.isEmpty()) {
-            System.out.printf(Locale.ROOT, "  round trip    p50 %d ms, p95 %d ms, max %d ms (includes the checkpoint that commits each reply)%n",
-                    sorted.get(sorted.size() / 2), sorted.get((int) Math.min(sorted.size() - 1, Math.round(sorted.size() * 0.95))),
+        for (int round = 0; round < latenciesByRound.size(); round++) {
+            List<Long> sorted = new ArrayList<>(latenciesByRound.get(round));
+            if (sorted.isEmpty()) {
+                continue;
+            }
+            Collections.sort(sorted);
+            System.out.printf(Locale.ROOT, "  round trip    round %d%s: p50 %d ms, max %d ms%n", round + 1,
+                    round == 0 ? " (cold: sessions loading, first checkpoint)" : " (warm)", sorted.get(sorted.size() / 2),
                     sorted.get(sorted.size() - 1));
         }
+        System.out.println("                (a reply is visible once the checkpoint that commits it completes: "
+                + "zerolayer.checkpoint-interval)");
         System.out.printf(Locale.ROOT, "  kernel time   %.1f ms in total across %d graph runs%n", kernelNanos / 1e6, ok);
         System.out.printf(Locale.ROOT, "  throughput    %.1f requests/s while sending; wall time %.1f s%n", replies.size() / sendSeconds, wallSeconds);
     }
