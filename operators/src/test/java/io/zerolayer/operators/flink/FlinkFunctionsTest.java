@@ -120,6 +120,32 @@ class FlinkFunctionsTest {
     }
 
     @Test
+    void warmGraphsAreBoundedAndTheLeastRecentlyUsedIsEvicted() throws Exception {
+        List<RoutedRequest> inputs = new ArrayList<>();
+        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
+                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
+            String[] prompts = {"<task:embed> a", "<task:summarize> b.", "<task:embed> c", "<task:summarize> d.", "<task:summarize> e."};
+            for (int i = 0; i < prompts.length; i++) {
+                classify.processElement(raw(CODEC.encode(request("r" + i, prompts[i]))), 0);
+            }
+            inputs.addAll(classify.extractOutputValues());
+        }
+        GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 1, 1);
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+            h.open();
+            for (RoutedRequest in : inputs) {
+                h.processElement(in, 0);
+            }
+            // capacity 1: embed, summarize, embed, summarize each evict the other; the last summarize is warm
+            List<Long> compiles = h.extractOutputValues().stream().map(r -> r.response.getTimings().getCompileMicros()).toList();
+            assertThat(compiles.subList(0, 4)).allMatch(c -> c > 0);
+            assertThat(compiles.get(4)).isZero();
+            assertThat(fn.warmGraphIds()).containsExactly(inputs.get(4).graphId);
+        }
+    }
+
+    @Test
     void aRequestPastItsDeadlineIsAnsweredFailedNotDropped() throws Exception {
         RoutedRequest in = new RoutedRequest();
         in.request = request("late", "<task:embed> x");
