@@ -126,30 +126,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Creates topics (name → partitions) that do not exist yet. */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
-        try (Admin admin = admin()) {
-            for (Map.Entry<String, Integer> t : partitionsByTopic.entrySet()) {
-                try {
-                    admin.createTopics(List.of(new NewTopic(t.getKey(), t.getValue(), (short) 1))).all().get();
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("Cannot create topic " + t.getKey(), e.getCause());
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        partitionsByTopic.forEach((name, partitions) -> create(new NewTopic(name, partitions, (short) 1)));
     }
 
     /** Creates a log-compacted topic, for keyed latest-value data such as graph descriptors. */
     public void createCompactedTopic(String name, int partitions) {
+        create(new NewTopic(name, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact")));
+    }
+
+    private void create(NewTopic topic) {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
-                    .all().get();
+            admin.createTopics(List.of(topic)).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Cannot create topic " + name, e.getCause());
+                throw new IllegalStateException("Cannot create topic " + topic.name(), e.getCause());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
