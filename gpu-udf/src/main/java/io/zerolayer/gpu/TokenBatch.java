@@ -8,7 +8,13 @@ package io.zerolayer.gpu;
  * @param tokenTypeIds {@code [batch * seqLen]}
  * @param realTokens tokens that are not padding, summed over the batch
  */
-public record TokenBatch(long[] inputIds, long[] attentionMask, long[] tokenTypeIds, int batchSize, int seqLen, long realTokens) {
+public record TokenBatch(
+        long[] inputIds,
+        long[] attentionMask,
+        long[] tokenTypeIds,
+        int batchSize,
+        int seqLen,
+        long realTokens) {
 
     /** Bytes of the three int64 input tensors: what one run copies into the session. */
     public long inputBytes() {

@@ -32,10 +32,15 @@ class SentenceEncoderTest {
     @ParameterizedTest
     @EnumSource(EncoderModel.class)
     void similarSentencesScoreHigherThanUnrelatedOnes(EncoderModel model) {
-        float[][] v = encoder(model).embed(List.of(
-                "My laptop battery drains within an hour after the update.",
-                "After installing the latest update the notebook's battery runs out very quickly.",
-                "The tenant shall pay rent on the first day of each calendar month."));
+        float[][] v =
+                encoder(model)
+                        .embed(
+                                List.of(
+                                        "My laptop battery drains within an hour after the update.",
+                                        "After installing the latest update the notebook's battery"
+                                                + " runs out very quickly.",
+                                        "The tenant shall pay rent on the first day of each"
+                                                + " calendar month."));
         double similar = SentenceEncoder.cosine(v[0], v[1]);
         double unrelated = SentenceEncoder.cosine(v[0], v[2]);
         assertThat(similar).isGreaterThan(unrelated + 0.3);
@@ -47,11 +52,18 @@ class SentenceEncoderTest {
     void paddingDoesNotChangeAVector(EncoderModel model) {
         String shortText = "Refund policy.";
         float[] alone = encoder(model).embed(List.of(shortText))[0];
-        float[] padded = encoder(model).embed(List.of(shortText,
-                "A much longer sentence that forces the short one to be padded to the same length in the batch."))[0];
-        // fp32 is exact up to float rounding. The int8 model quantizes activations dynamically, with
+        float[] padded =
+                encoder(model)
+                        .embed(
+                                List.of(
+                                        shortText,
+                                        "A much longer sentence that forces the short one to be"
+                                                + " padded to the same length in the batch."))[0];
+        // fp32 is exact up to float rounding. The int8 model quantizes activations dynamically,
+        // with
         // one scale per tensor, so a longer batch companion shifts the scale: measured ~0.988 here.
-        // That makes int8 output depend on batch composition, which micro-batching must keep in mind.
+        // That makes int8 output depend on batch composition, which micro-batching must keep in
+        // mind.
         double floor = model == EncoderModel.MINILM_L6_V2_FP32 ? 0.9999 : 0.97;
         assertThat(SentenceEncoder.cosine(alone, padded)).isGreaterThan(floor);
     }
@@ -73,7 +85,8 @@ class SentenceEncoderTest {
         String text = "Clause 4.2: the Supplier indemnifies the Buyer.";
         TokenizedText tokens = encoder(model).tokenizeText(text);
         assertThat(tokens.size()).isGreaterThan(5);
-        assertThat(text.substring(tokens.starts()[0], tokens.ends()[0]).toLowerCase()).isEqualTo("clause");
+        assertThat(text.substring(tokens.starts()[0], tokens.ends()[0]).toLowerCase())
+                .isEqualTo("clause");
         int last = tokens.size() - 1;
         assertThat(text.substring(tokens.starts()[last], tokens.ends()[last])).isEqualTo(".");
     }
@@ -84,12 +97,14 @@ class SentenceEncoderTest {
         String longText = "word ".repeat(1000);
         TokenBatch batch = encoder(model).tokenize(List.of(longText));
         assertThat(batch.seqLen()).isEqualTo(SentenceEncoder.MAX_SEQUENCE_LENGTH);
-        assertThat(encoder(model).encode(batch)).hasSize(SentenceEncoder.MAX_SEQUENCE_LENGTH * EncoderModel.HIDDEN_SIZE);
+        assertThat(encoder(model).encode(batch))
+                .hasSize(SentenceEncoder.MAX_SEQUENCE_LENGTH * EncoderModel.HIDDEN_SIZE);
     }
 
     @org.junit.jupiter.api.Test
     void forwardFlopsMatchTwiceTheNonEmbeddingParametersPerToken() {
-        // MiniLM-L6 has ~10.6 M non-embedding weights: ~21 MFLOPs per token at short sequence length
+        // MiniLM-L6 has ~10.6 M non-embedding weights: ~21 MFLOPs per token at short sequence
+        // length
         long perToken = EncoderModel.forwardFlops(1, 1);
         assertThat(perToken).isBetween(20_000_000L, 22_000_000L);
         assertThat(EncoderModel.forwardFlops(2, 128)).isGreaterThan(2 * 128 * perToken);
@@ -106,7 +121,8 @@ class SentenceEncoderTest {
     void closedEncoderFailsClearly() {
         SentenceEncoder e = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
         e.close();
-        assertThatThrownBy(() -> e.embed(List.of("x"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> e.embed(List.of("x")))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
     }
 }

@@ -25,66 +25,98 @@ import picocli.CommandLine.Option;
  * bundled samples through Kafka (several rounds, so later rounds hit warm graphs), prints each
  * reply as it arrives and a summary, and exits 0 when every request was answered.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the pipeline on the embedded broker and local Flink, send the samples, print replies and a summary.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description =
+                "Run the pipeline on the embedded broker and local Flink, send the samples, print"
+                        + " replies and a summary.")
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--samples", defaultValue = "samples", description = "Folder of *.prompt files. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--samples",
+            defaultValue = "samples",
+            description = "Folder of *.prompt files. Default: ${DEFAULT-VALUE}.")
     Path samples;
 
-    @Option(names = "--rounds", defaultValue = "2", description = "Times each sample is sent; later rounds run on warm graphs. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--rounds",
+            defaultValue = "2",
+            description =
+                    "Times each sample is sent; later rounds run on warm graphs. Default:"
+                            + " ${DEFAULT-VALUE}.")
     int rounds;
 
-    @Option(names = "--parallelism", defaultValue = "2", description = "Task slots. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
+            description = "Task slots. Default: ${DEFAULT-VALUE}.")
     int parallelism;
 
-    @Option(names = "--timeout", defaultValue = "PT120S", description = "Wait for each reply at most this long. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "PT120S",
+            description = "Wait for each reply at most this long. Default: ${DEFAULT-VALUE}.")
     Duration timeout;
 
-    @Option(names = "--kafka-data", description = "Broker data folder. Default: a temporary folder, deleted at the end.")
+    @Option(
+            names = "--kafka-data",
+            description = "Broker data folder. Default: a temporary folder, deleted at the end.")
     Path kafkaData;
 
-    @Mixin
-    PipelineSettings settings;
+    @Mixin PipelineSettings settings;
 
     @Override
     public Integer call() throws Exception {
         long start = System.nanoTime();
         List<Path> files = PromptFiles.expand(List.of(samples));
         Configuration conf = settings.load();
-        System.out.printf("Starting the embedded Kafka broker and the streaming job (parallelism %d) …%n", parallelism);
+        System.out.printf(
+                "Starting the embedded Kafka broker and the streaming job (parallelism %d) …%n",
+                parallelism);
         try (EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, kafkaData, parallelism);
-                ZeroLayerClient client = ZeroLayerClient.builder()
-                        .bootstrapServers(pipeline.bootstrapServers())
-                        .requestsTopic(pipeline.configuration().get(PipelineOptions.REQUESTS_TOPIC))
-                        .timeout(timeout)
-                        .build()) {
-            System.out.printf("Broker %s, job running after %.1f s; Prometheus at %s%n", pipeline.bootstrapServers(),
-                    (System.nanoTime() - start) / 1e9, prometheusEndpoint(pipeline.configuration()));
+                ZeroLayerClient client =
+                        ZeroLayerClient.builder()
+                                .bootstrapServers(pipeline.bootstrapServers())
+                                .requestsTopic(
+                                        pipeline.configuration()
+                                                .get(PipelineOptions.REQUESTS_TOPIC))
+                                .timeout(timeout)
+                                .build()) {
+            System.out.printf(
+                    "Broker %s, job running after %.1f s; Prometheus at %s%n",
+                    pipeline.bootstrapServers(),
+                    (System.nanoTime() - start) / 1e9,
+                    prometheusEndpoint(pipeline.configuration()));
             List<AnalysisResponse> replies = Collections.synchronizedList(new ArrayList<>());
             List<List<Long>> latenciesByRound = new ArrayList<>();
             int unanswered = 0;
             long sendStart = System.nanoTime();
             for (int round = 1; round <= rounds; round++) {
-                System.out.printf("%n— round %d of %d: %d requests —%n", round, rounds, files.size());
+                System.out.printf(
+                        "%n— round %d of %d: %d requests —%n", round, rounds, files.size());
                 List<CompletableFuture<?>> pending = new ArrayList<>();
                 List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
                 latenciesByRound.add(latencies);
                 for (Path file : files) {
                     String label = PromptFiles.label(file);
                     long sent = System.nanoTime();
-                    pending.add(client.submit(PromptFiles.request(file, label + "-r" + round, "demo"))
-                            .whenComplete((r, e) -> {
-                                long rtt = (System.nanoTime() - sent) / 1_000_000;
-                                synchronized (System.out) {
-                                    if (e != null) {
-                                        System.out.println("[NO REPLY] " + label + ": " + e);
-                                    } else {
-                                        replies.add(r);
-                                        latencies.add(rtt);
-                                        ResponsePrinter.print(System.out, label, r, rtt);
-                                    }
-                                }
-                            }));
+                    pending.add(
+                            client.submit(PromptFiles.request(file, label + "-r" + round, "demo"))
+                                    .whenComplete(
+                                            (r, e) -> {
+                                                long rtt = (System.nanoTime() - sent) / 1_000_000;
+                                                synchronized (System.out) {
+                                                    if (e != null) {
+                                                        System.out.println(
+                                                                "[NO REPLY] " + label + ": " + e);
+                                                    } else {
+                                                        replies.add(r);
+                                                        latencies.add(rtt);
+                                                        ResponsePrinter.print(
+                                                                System.out, label, r, rtt);
+                                                    }
+                                                }
+                                            }));
                 }
                 for (CompletableFuture<?> f : pending) {
                     try {
@@ -95,43 +127,85 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             double sendSeconds = (System.nanoTime() - sendStart) / 1e9;
-            printSummary(files.size() * rounds, replies, latenciesByRound, unanswered, sendSeconds, (System.nanoTime() - start) / 1e9);
+            printSummary(
+                    files.size() * rounds,
+                    replies,
+                    latenciesByRound,
+                    unanswered,
+                    sendSeconds,
+                    (System.nanoTime() - start) / 1e9);
             return unanswered == 0 ? 0 : 1;
         }
     }
 
-    private static void printSummary(int sent, List<AnalysisResponse> replies, List<List<Long>> latenciesByRound, int unanswered,
-            double sendSeconds, double wallSeconds) {
+    private static void printSummary(
+            int sent,
+            List<AnalysisResponse> replies,
+            List<List<Long>> latenciesByRound,
+            int unanswered,
+            double sendSeconds,
+            double wallSeconds) {
         long ok = replies.stream().filter(r -> r.getStatus() == ResponseStatus.OK).count();
-        long rejected = replies.stream().filter(r -> r.getStatus() == ResponseStatus.REJECTED).count();
+        long rejected =
+                replies.stream().filter(r -> r.getStatus() == ResponseStatus.REJECTED).count();
         long failed = replies.stream().filter(r -> r.getStatus() == ResponseStatus.FAILED).count();
         Set<String> graphs = new HashSet<>();
-        replies.stream().filter(r -> r.getGraphId() != null).forEach(r -> graphs.add(r.getGraphId()));
+        replies.stream()
+                .filter(r -> r.getGraphId() != null)
+                .forEach(r -> graphs.add(r.getGraphId()));
         long compiled = replies.stream().filter(r -> r.getTimings().getCompileMicros() > 0).count();
         long kernelNanos = replies.stream().mapToLong(r -> r.getCost().getKernelNanos()).sum();
         System.out.println();
         System.out.println("Summary");
-        System.out.printf(Locale.ROOT, "  requests      %d sent, %d answered (%d OK, %d REJECTED, %d FAILED), %d unanswered%n",
-                sent, replies.size(), ok, rejected, failed, unanswered);
-        System.out.printf(Locale.ROOT, "  graphs        %d distinct; %d compiles, %d warm hits%n", graphs.size(), compiled, ok - compiled);
+        System.out.printf(
+                Locale.ROOT,
+                "  requests      %d sent, %d answered (%d OK, %d REJECTED, %d FAILED), %d"
+                        + " unanswered%n",
+                sent,
+                replies.size(),
+                ok,
+                rejected,
+                failed,
+                unanswered);
+        System.out.printf(
+                Locale.ROOT,
+                "  graphs        %d distinct; %d compiles, %d warm hits%n",
+                graphs.size(),
+                compiled,
+                ok - compiled);
         for (int round = 0; round < latenciesByRound.size(); round++) {
             List<Long> sorted = new ArrayList<>(latenciesByRound.get(round));
             if (sorted.isEmpty()) {
                 continue;
             }
             Collections.sort(sorted);
-            System.out.printf(Locale.ROOT, "  round trip    round %d%s: p50 %d ms, max %d ms%n", round + 1,
-                    round == 0 ? " (cold: sessions loading, first checkpoint)" : " (warm)", sorted.get(sorted.size() / 2),
+            System.out.printf(
+                    Locale.ROOT,
+                    "  round trip    round %d%s: p50 %d ms, max %d ms%n",
+                    round + 1,
+                    round == 0 ? " (cold: sessions loading, first checkpoint)" : " (warm)",
+                    sorted.get(sorted.size() / 2),
                     sorted.get(sorted.size() - 1));
         }
-        System.out.println("                (a reply is visible once the checkpoint that commits it completes: "
-                + "zerolayer.checkpoint-interval)");
-        System.out.printf(Locale.ROOT, "  kernel time   %.1f ms in total across %d graph runs%n", kernelNanos / 1e6, ok);
-        System.out.printf(Locale.ROOT, "  throughput    %.1f requests/s while sending; wall time %.1f s%n", replies.size() / sendSeconds, wallSeconds);
+        System.out.println(
+                "                (a reply is visible once the checkpoint that commits it completes:"
+                        + " zerolayer.checkpoint-interval)");
+        System.out.printf(
+                Locale.ROOT,
+                "  kernel time   %.1f ms in total across %d graph runs%n",
+                kernelNanos / 1e6,
+                ok);
+        System.out.printf(
+                Locale.ROOT,
+                "  throughput    %.1f requests/s while sending; wall time %.1f s%n",
+                replies.size() / sendSeconds,
+                wallSeconds);
     }
 
     static String prometheusEndpoint(Configuration conf) {
         String port = conf.toMap().get("metrics.reporter.prom.port");
-        return port == null ? "not configured (no flink-conf/config.yaml)" : "http://localhost:" + port.split("-")[0] + "/metrics (port range " + port + ")";
+        return port == null
+                ? "not configured (no flink-conf/config.yaml)"
+                : "http://localhost:" + port.split("-")[0] + "/metrics (port range " + port + ")";
     }
 }

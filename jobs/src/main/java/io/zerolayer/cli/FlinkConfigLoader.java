@@ -6,7 +6,10 @@ import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 
-/** Reads {@code flink-conf/config.yaml} (Flink 2.x format) and applies {@code -D key=value} overrides. */
+/**
+ * Reads {@code flink-conf/config.yaml} (Flink 2.x format) and applies {@code -D key=value}
+ * overrides.
+ */
 final class FlinkConfigLoader {
     private FlinkConfigLoader() {}
 
@@ -14,8 +17,11 @@ final class FlinkConfigLoader {
         Configuration conf = new Configuration();
         if (configDir != null) {
             if (!Files.isRegularFile(configDir.resolve("config.yaml"))) {
-                throw new IllegalArgumentException("No config.yaml in " + configDir.toAbsolutePath()
-                        + "; pass --config-dir pointing at the project's flink-conf/ folder");
+                throw new IllegalArgumentException(
+                        "No config.yaml in "
+                                + configDir.toAbsolutePath()
+                                + "; pass --config-dir pointing at the project's flink-conf/"
+                                + " folder");
             }
             conf = GlobalConfiguration.loadConfiguration(configDir.toString());
         }

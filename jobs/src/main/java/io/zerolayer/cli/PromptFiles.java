@@ -20,7 +20,9 @@ final class PromptFiles {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.list(p)) {
-                    s.filter(f -> f.getFileName().toString().endsWith(".prompt")).sorted().forEach(files::add);
+                    s.filter(f -> f.getFileName().toString().endsWith(".prompt"))
+                            .sorted()
+                            .forEach(files::add);
                 }
             } else if (Files.isRegularFile(p)) {
                 files.add(p);
@@ -36,7 +38,9 @@ final class PromptFiles {
 
     static String label(Path file) {
         String name = file.getFileName().toString();
-        return name.endsWith(".prompt") ? name.substring(0, name.length() - ".prompt".length()) : name;
+        return name.endsWith(".prompt")
+                ? name.substring(0, name.length() - ".prompt".length())
+                : name;
     }
 
     static AnalysisRequest request(Path file, String requestId, String tenant) throws IOException {

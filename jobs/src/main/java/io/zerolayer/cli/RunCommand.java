@@ -5,9 +5,9 @@ import io.zerolayer.jobs.StreamingJob;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,14 +16,21 @@ import picocli.CommandLine.Option;
  * {@code zerolayer run}: the streaming job against an existing Kafka cluster. Under {@code flink
  * run} it is submitted to that cluster; run plainly, it executes on a local MiniCluster.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run the streaming job against an existing Kafka cluster (also the entry point under `flink run`).")
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description =
+                "Run the streaming job against an existing Kafka cluster (also the entry point"
+                        + " under `flink run`).")
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (or zerolayer.kafka.bootstrap-servers in config.yaml).")
+    @Option(
+            names = "--bootstrap-servers",
+            description =
+                    "Kafka bootstrap servers (or zerolayer.kafka.bootstrap-servers in"
+                            + " config.yaml).")
     String bootstrapServers;
 
-    @Mixin
-    PipelineSettings settings;
+    @Mixin PipelineSettings settings;
 
     @Override
     public Integer call() throws Exception {
@@ -38,15 +45,29 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Fails before submitting, instead of a job that fails over until someone creates the topic. */
+    /**
+     * Fails before submitting, instead of a job that fails over until someone creates the topic.
+     */
     private static void requireRequestsTopic(Configuration conf) throws Exception {
-        String bootstrap = conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS).orElseThrow(() -> new IllegalArgumentException(
-                "Set --bootstrap-servers or " + PipelineOptions.BOOTSTRAP_SERVERS.key() + " in config.yaml"));
+        String bootstrap =
+                conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "Set --bootstrap-servers or "
+                                                        + PipelineOptions.BOOTSTRAP_SERVERS.key()
+                                                        + " in config.yaml"));
         String topic = conf.get(PipelineOptions.REQUESTS_TOPIC);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
-                throw new IllegalStateException("Requests topic '" + topic + "' does not exist on " + bootstrap
-                        + "; create it (one partition per task slot is a good start) or set " + PipelineOptions.REQUESTS_TOPIC.key());
+                throw new IllegalStateException(
+                        "Requests topic '"
+                                + topic
+                                + "' does not exist on "
+                                + bootstrap
+                                + "; create it (one partition per task slot is a good start) or set"
+                                + " "
+                                + PipelineOptions.REQUESTS_TOPIC.key());
             }
         }
     }

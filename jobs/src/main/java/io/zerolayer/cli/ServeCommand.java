@@ -11,38 +11,55 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code zerolayer serve}: the embedded broker and job, up until Ctrl-C. */
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Start the embedded Kafka broker and the streaming job and keep them up until Ctrl-C.")
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        description =
+                "Start the embedded Kafka broker and the streaming job and keep them up until"
+                        + " Ctrl-C.")
 final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--kafka-data", description = "Broker data folder (kept across runs). Default: a temporary folder.")
+    @Option(
+            names = "--kafka-data",
+            description = "Broker data folder (kept across runs). Default: a temporary folder.")
     Path kafkaData;
 
-    @Option(names = "--parallelism", defaultValue = "2", description = "Task slots. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
+            description = "Task slots. Default: ${DEFAULT-VALUE}.")
     int parallelism;
 
-    @Mixin
-    PipelineSettings settings;
+    @Mixin PipelineSettings settings;
 
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
         EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, kafkaData, parallelism);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Stopping …");
-            pipeline.close();
-            stopped.countDown();
-        }));
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    System.out.println("Stopping …");
+                                    pipeline.close();
+                                    stopped.countDown();
+                                }));
         Configuration c = pipeline.configuration();
         System.out.println("ZeroLayer is serving.");
         System.out.println("  bootstrap servers : " + pipeline.bootstrapServers());
         System.out.println("  requests          : " + c.get(PipelineOptions.REQUESTS_TOPIC));
-        System.out.println("  responses         : " + c.get(PipelineOptions.RESPONSES_TOPIC) + " (or the kafka_replyTopic header)");
+        System.out.println(
+                "  responses         : "
+                        + c.get(PipelineOptions.RESPONSES_TOPIC)
+                        + " (or the kafka_replyTopic header)");
         System.out.println("  kernel costs      : " + c.get(PipelineOptions.COSTS_TOPIC));
         System.out.println("  graph descriptors : " + c.get(PipelineOptions.GRAPHS_TOPIC));
         System.out.println("  dead letters      : " + c.get(PipelineOptions.DEAD_LETTERS_TOPIC));
         System.out.println("  Prometheus        : " + DemoCommand.prometheusEndpoint(c));
-        System.out.println("Try: ./zerolayer submit --bootstrap-servers " + pipeline.bootstrapServers() + " samples/");
+        System.out.println(
+                "Try: ./zerolayer submit --bootstrap-servers "
+                        + pipeline.bootstrapServers()
+                        + " samples/");
         System.out.println("Ctrl-C to stop.");
         stopped.await();
         return 0;

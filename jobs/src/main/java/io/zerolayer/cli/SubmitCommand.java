@@ -15,34 +15,62 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code zerolayer submit}: sends prompt files to a running pipeline and prints the replies. */
-@Command(name = "submit", mixinStandardHelpOptions = true,
-        description = "Send prompt files as requests to a running pipeline and print their replies.")
+@Command(
+        name = "submit",
+        mixinStandardHelpOptions = true,
+        description =
+                "Send prompt files as requests to a running pipeline and print their replies.")
 final class SubmitCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers.")
+    @Option(
+            names = "--bootstrap-servers",
+            required = true,
+            description = "Kafka bootstrap servers.")
     String bootstrapServers;
 
-    @Option(names = "--requests-topic", defaultValue = "zerolayer.requests", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--requests-topic",
+            defaultValue = "zerolayer.requests",
+            description = "Default: ${DEFAULT-VALUE}.")
     String requestsTopic;
 
-    @Option(names = "--reply-topic", description = "Topic for replies (kafka_replyTopic); default: a fresh one for this client.")
+    @Option(
+            names = "--reply-topic",
+            description =
+                    "Topic for replies (kafka_replyTopic); default: a fresh one for this client.")
     String replyTopic;
 
-    @Option(names = "--tenant", defaultValue = "cli", description = "Tenant id of the requests. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--tenant",
+            defaultValue = "cli",
+            description = "Tenant id of the requests. Default: ${DEFAULT-VALUE}.")
     String tenant;
 
-    @Option(names = "--timeout", defaultValue = "PT60S", description = "How long to wait for each reply (ISO-8601). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "PT60S",
+            description = "How long to wait for each reply (ISO-8601). Default: ${DEFAULT-VALUE}.")
     Duration timeout;
 
-    @Option(names = "--json", description = "Send JSON requests (content-type: application/json) and get JSON replies.")
+    @Option(
+            names = "--json",
+            description =
+                    "Send JSON requests (content-type: application/json) and get JSON replies.")
     boolean json;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Prompt files, or folders of *.prompt files.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description = "Prompt files, or folders of *.prompt files.")
     List<Path> files;
 
     @Override
     public Integer call() throws Exception {
-        ZeroLayerClient.Builder builder = ZeroLayerClient.builder().bootstrapServers(bootstrapServers)
-                .requestsTopic(requestsTopic).timeout(timeout).json(json);
+        ZeroLayerClient.Builder builder =
+                ZeroLayerClient.builder()
+                        .bootstrapServers(bootstrapServers)
+                        .requestsTopic(requestsTopic)
+                        .timeout(timeout)
+                        .json(json);
         if (replyTopic != null) {
             builder.replyTopic(replyTopic);
         }
@@ -53,21 +81,35 @@ final class SubmitCommand implements Callable<Integer> {
             int[] counts = new int[2];
             for (Path file : prompts) {
                 long sent = System.nanoTime();
-                String id = PromptFiles.label(file) + "-" + UUID.randomUUID().toString().substring(0, 8);
-                all.add(client.submit(PromptFiles.request(file, id, tenant)).handle((AnalysisResponse r, Throwable e) -> {
-                    synchronized (counts) {
-                        if (e != null) {
-                            counts[1]++;
-                            System.out.println("[NO REPLY] " + PromptFiles.label(file) + ": " + e);
-                        } else {
-                            if (r.getStatus() != ResponseStatus.OK) {
-                                counts[1]++;
-                            }
-                            ResponsePrinter.print(System.out, PromptFiles.label(file), r, (System.nanoTime() - sent) / 1_000_000);
-                        }
-                    }
-                    return null;
-                }));
+                String id =
+                        PromptFiles.label(file)
+                                + "-"
+                                + UUID.randomUUID().toString().substring(0, 8);
+                all.add(
+                        client.submit(PromptFiles.request(file, id, tenant))
+                                .handle(
+                                        (AnalysisResponse r, Throwable e) -> {
+                                            synchronized (counts) {
+                                                if (e != null) {
+                                                    counts[1]++;
+                                                    System.out.println(
+                                                            "[NO REPLY] "
+                                                                    + PromptFiles.label(file)
+                                                                    + ": "
+                                                                    + e);
+                                                } else {
+                                                    if (r.getStatus() != ResponseStatus.OK) {
+                                                        counts[1]++;
+                                                    }
+                                                    ResponsePrinter.print(
+                                                            System.out,
+                                                            PromptFiles.label(file),
+                                                            r,
+                                                            (System.nanoTime() - sent) / 1_000_000);
+                                                }
+                                            }
+                                            return null;
+                                        }));
             }
             CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
             failures = counts[1];

@@ -55,9 +55,12 @@ public final class ZeroLayerClient implements AutoCloseable {
     private final Duration timeout;
     private final KafkaProducer<byte[], byte[]> producer;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Map<String, CompletableFuture<AnalysisResponse>> pending = new ConcurrentHashMap<>();
-    private final SingleObjectCodec<AnalysisRequest> requestCodec = SingleObjectCodec.of(AnalysisRequest.class);
-    private final SingleObjectCodec<AnalysisResponse> responseCodec = SingleObjectCodec.of(AnalysisResponse.class);
+    private final Map<String, CompletableFuture<AnalysisResponse>> pending =
+            new ConcurrentHashMap<>();
+    private final SingleObjectCodec<AnalysisRequest> requestCodec =
+            SingleObjectCodec.of(AnalysisRequest.class);
+    private final SingleObjectCodec<AnalysisResponse> responseCodec =
+            SingleObjectCodec.of(AnalysisResponse.class);
     private final Thread listener;
     private volatile boolean closed;
     private volatile Throwable listenerFailure;
@@ -81,11 +84,14 @@ public final class ZeroLayerClient implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(replyTopic, Duration.ofSeconds(30)).stream()
-                .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+        List<TopicPartition> partitions =
+                consumer.partitionsFor(replyTopic, Duration.ofSeconds(30)).stream()
+                        .map(info -> new TopicPartition(info.topic(), info.partition()))
+                        .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position); // resolve now, so no reply sent after this is skipped
+        partitions.forEach(
+                consumer::position); // resolve now, so no reply sent after this is skipped
         listener = new Thread(this::listen, "zerolayer-client-replies-" + replyTopic);
         listener.setDaemon(true);
         listener.start();
@@ -105,26 +111,36 @@ public final class ZeroLayerClient implements AutoCloseable {
             throw new IllegalStateException("ZeroLayerClient is closed");
         }
         if (listenerFailure != null) {
-            throw new IllegalStateException("Reply listener failed; no reply can be received", listenerFailure);
+            throw new IllegalStateException(
+                    "Reply listener failed; no reply can be received", listenerFailure);
         }
         byte[] correlation = uuidBytes(UUID.randomUUID());
         String key = HexFormat.of().formatHex(correlation);
         CompletableFuture<AnalysisResponse> future = new CompletableFuture<>();
         pending.put(key, future);
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(requestsTopic, null,
-                request.getRequestId().getBytes(StandardCharsets.UTF_8),
-                json ? JsonCodec.writeRequest(request) : requestCodec.encode(request));
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(
+                        requestsTopic,
+                        null,
+                        request.getRequestId().getBytes(StandardCharsets.UTF_8),
+                        json ? JsonCodec.writeRequest(request) : requestCodec.encode(request));
         record.headers().add(ZeroLayerHeaders.CORRELATION_ID, correlation);
-        record.headers().add(ZeroLayerHeaders.REPLY_TOPIC, replyTopic.getBytes(StandardCharsets.UTF_8));
+        record.headers()
+                .add(ZeroLayerHeaders.REPLY_TOPIC, replyTopic.getBytes(StandardCharsets.UTF_8));
         if (json) {
-            record.headers().add(ZeroLayerHeaders.CONTENT_TYPE, ZeroLayerHeaders.JSON.getBytes(StandardCharsets.UTF_8));
+            record.headers()
+                    .add(
+                            ZeroLayerHeaders.CONTENT_TYPE,
+                            ZeroLayerHeaders.JSON.getBytes(StandardCharsets.UTF_8));
         }
-        producer.send(record, (metadata, error) -> {
-            if (error != null) {
-                pending.remove(key);
-                future.completeExceptionally(error);
-            }
-        });
+        producer.send(
+                record,
+                (metadata, error) -> {
+                    if (error != null) {
+                        pending.remove(key);
+                        future.completeExceptionally(error);
+                    }
+                });
         return future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((r, e) -> pending.remove(key));
     }
@@ -132,19 +148,28 @@ public final class ZeroLayerClient implements AutoCloseable {
     private void listen() {
         try {
             while (!closed) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    Header correlation = record.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID);
+                for (ConsumerRecord<byte[], byte[]> record :
+                        consumer.poll(Duration.ofMillis(200))) {
+                    Header correlation =
+                            record.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID);
                     if (correlation == null) {
                         continue;
                     }
-                    CompletableFuture<AnalysisResponse> future = pending.remove(HexFormat.of().formatHex(correlation.value()));
+                    CompletableFuture<AnalysisResponse> future =
+                            pending.remove(HexFormat.of().formatHex(correlation.value()));
                     if (future == null) {
                         continue; // another client's reply, or one that already timed out
                     }
                     try {
                         Header type = record.headers().lastHeader(ZeroLayerHeaders.CONTENT_TYPE);
-                        boolean jsonReply = type != null && new String(type.value(), StandardCharsets.UTF_8).startsWith(ZeroLayerHeaders.JSON);
-                        future.complete(jsonReply ? JsonCodec.readResponse(record.value()) : responseCodec.decode(record.value()));
+                        boolean jsonReply =
+                                type != null
+                                        && new String(type.value(), StandardCharsets.UTF_8)
+                                                .startsWith(ZeroLayerHeaders.JSON);
+                        future.complete(
+                                jsonReply
+                                        ? JsonCodec.readResponse(record.value())
+                                        : responseCodec.decode(record.value()));
                     } catch (RuntimeException e) {
                         future.completeExceptionally(e);
                     }
@@ -174,25 +199,33 @@ public final class ZeroLayerClient implements AutoCloseable {
 
     private static void ensureTopic(String bootstrap, String topic) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) -1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) -1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Cannot create reply topic " + topic + ": " + e.getCause().getMessage(), e);
+                throw new IllegalStateException(
+                        "Cannot create reply topic " + topic + ": " + e.getCause().getMessage(), e);
             }
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot reach Kafka at " + bootstrap + " to create reply topic " + topic, e);
+            throw new IllegalStateException(
+                    "Cannot reach Kafka at " + bootstrap + " to create reply topic " + topic, e);
         }
     }
 
     private static byte[] uuidBytes(UUID id) {
-        return ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array();
+        return ByteBuffer.allocate(16)
+                .putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits())
+                .array();
     }
 
     /** Builder of {@link ZeroLayerClient}; bootstrap servers are required. */
     public static final class Builder {
         private String bootstrapServers;
         private String requestsTopic = "zerolayer.requests";
-        private String replyTopic = "zerolayer.replies." + UUID.randomUUID().toString().substring(0, 8);
+        private String replyTopic =
+                "zerolayer.replies." + UUID.randomUUID().toString().substring(0, 8);
         private boolean json;
         private Duration timeout = Duration.ofSeconds(60);
 
@@ -225,10 +258,12 @@ public final class ZeroLayerClient implements AutoCloseable {
 
         public ZeroLayerClient build() {
             if (bootstrapServers == null) {
-                throw new IllegalArgumentException("ZeroLayerClient needs bootstrapServers, e.g. localhost:9092");
+                throw new IllegalArgumentException(
+                        "ZeroLayerClient needs bootstrapServers, e.g. localhost:9092");
             }
             if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("Reply timeout must be positive, got " + timeout);
+                throw new IllegalArgumentException(
+                        "Reply timeout must be positive, got " + timeout);
             }
             return new ZeroLayerClient(this);
         }

@@ -45,7 +45,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Path dataDir;
     private final boolean deleteOnClose;
 
-    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path dataDir, boolean deleteOnClose) {
+    private EmbeddedKafkaBroker(
+            KafkaRaftServer server, String bootstrapServers, Path dataDir, boolean deleteOnClose) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
         this.dataDir = dataDir;
@@ -70,7 +71,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
             props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-            props.put("listeners", "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
+            props.put(
+                    "listeners",
+                    "PLAINTEXT://localhost:"
+                            + brokerPort
+                            + ",CONTROLLER://localhost:"
+                            + controllerPort);
             props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
             props.put("controller.listener.names", "CONTROLLER");
             props.put("inter.broker.listener.name", "PLAINTEXT");
@@ -91,14 +97,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
             boolean formatted = Files.exists(logs.resolve("meta.properties"));
             if (!formatted) {
-                Formatter formatter = new Formatter()
-                        .setNodeId(1)
-                        .setClusterId(Uuid.randomUuid().toString())
-                        .setDirectories(List.of(logs.toString()))
-                        .setMetadataLogDirectory(logs.toString())
-                        .setReleaseVersion(MetadataVersion.latestProduction())
-                        .setControllerListenerName("CONTROLLER")
-                        .setPrintStream(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                Formatter formatter =
+                        new Formatter()
+                                .setNodeId(1)
+                                .setClusterId(Uuid.randomUuid().toString())
+                                .setDirectories(List.of(logs.toString()))
+                                .setMetadataLogDirectory(logs.toString())
+                                .setReleaseVersion(MetadataVersion.latestProduction())
+                                .setControllerListenerName("CONTROLLER")
+                                .setPrintStream(
+                                        new java.io.PrintStream(
+                                                java.io.OutputStream.nullOutputStream()));
                 formatter.run();
             }
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -106,13 +115,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             String bootstrap = "localhost:" + brokerPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dir, temporary);
             broker.awaitReady();
-            LOG.info("Kafka {} KRaft broker up at {} (data in {}) in {} ms", org.apache.kafka.common.utils.AppInfoParser.getVersion(),
-                    bootstrap, dir, (System.nanoTime() - started) / 1_000_000);
+            LOG.info(
+                    "Kafka {} KRaft broker up at {} (data in {}) in {} ms",
+                    org.apache.kafka.common.utils.AppInfoParser.getVersion(),
+                    bootstrap,
+                    dir,
+                    (System.nanoTime() - started) / 1_000_000);
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare the embedded Kafka data folder", e);
         } catch (Exception e) {
-            throw new IllegalStateException("Embedded Kafka broker failed to start: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Embedded Kafka broker failed to start: " + e.getMessage(), e);
         }
     }
 
@@ -126,12 +140,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Creates topics (name → partitions) that do not exist yet. */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
-        partitionsByTopic.forEach((name, partitions) -> create(new NewTopic(name, partitions, (short) 1)));
+        partitionsByTopic.forEach(
+                (name, partitions) -> create(new NewTopic(name, partitions, (short) 1)));
     }
 
     /** Creates a log-compacted topic, for keyed latest-value data such as graph descriptors. */
     public void createCompactedTopic(String name, int partitions) {
-        create(new NewTopic(name, partitions, (short) 1).configs(Map.of("cleanup.policy", "compact")));
+        create(
+                new NewTopic(name, partitions, (short) 1)
+                        .configs(Map.of("cleanup.policy", "compact")));
     }
 
     private void create(NewTopic topic) {
@@ -139,7 +156,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             admin.createTopics(List.of(topic)).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Cannot create topic " + topic.name(), e.getCause());
+                throw new IllegalStateException(
+                        "Cannot create topic " + topic.name(), e.getCause());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

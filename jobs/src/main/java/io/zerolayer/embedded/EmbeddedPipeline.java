@@ -32,11 +32,13 @@ public final class EmbeddedPipeline implements AutoCloseable {
     }
 
     /**
-     * @param flinkConf Flink and {@link PipelineOptions} settings; the bootstrap servers are set here
+     * @param flinkConf Flink and {@link PipelineOptions} settings; the bootstrap servers are set
+     *     here
      * @param kafkaDataDir broker data folder, or null for a temporary one
      * @param parallelism task slots of the local cluster and partitions of the requests topic
      */
-    public static EmbeddedPipeline start(Configuration flinkConf, Path kafkaDataDir, int parallelism) throws Exception {
+    public static EmbeddedPipeline start(
+            Configuration flinkConf, Path kafkaDataDir, int parallelism) throws Exception {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(kafkaDataDir);
         try {
             Configuration conf = new Configuration(flinkConf);
@@ -49,7 +51,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
             broker.createTopics(topics);
             broker.createCompactedTopic(conf.get(PipelineOptions.GRAPHS_TOPIC), 1);
 
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
             StreamingJob.define(env, conf);
             JobClient job = env.executeAsync(StreamingJob.JOB_NAME);
             EmbeddedPipeline pipeline = new EmbeddedPipeline(broker, job, conf);

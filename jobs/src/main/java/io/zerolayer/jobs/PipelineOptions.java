@@ -8,50 +8,94 @@ import org.apache.flink.configuration.ConfigOptions;
 public final class PipelineOptions {
     private PipelineOptions() {}
 
-    public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("zerolayer.kafka.bootstrap-servers")
-            .stringType().noDefaultValue().withDescription("Kafka bootstrap servers, e.g. localhost:9092.");
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            ConfigOptions.key("zerolayer.kafka.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers, e.g. localhost:9092.");
 
-    public static final ConfigOption<String> REQUESTS_TOPIC = ConfigOptions.key("zerolayer.topics.requests")
-            .stringType().defaultValue("zerolayer.requests").withDescription("Topic the job reads AnalysisRequests from.");
+    public static final ConfigOption<String> REQUESTS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.requests")
+                    .stringType()
+                    .defaultValue("zerolayer.requests")
+                    .withDescription("Topic the job reads AnalysisRequests from.");
 
-    public static final ConfigOption<String> RESPONSES_TOPIC = ConfigOptions.key("zerolayer.topics.responses")
-            .stringType().defaultValue("zerolayer.responses")
-            .withDescription("Reply topic for requests without a kafka_replyTopic header.");
+    public static final ConfigOption<String> RESPONSES_TOPIC =
+            ConfigOptions.key("zerolayer.topics.responses")
+                    .stringType()
+                    .defaultValue("zerolayer.responses")
+                    .withDescription("Reply topic for requests without a kafka_replyTopic header.");
 
-    public static final ConfigOption<String> COSTS_TOPIC = ConfigOptions.key("zerolayer.topics.costs")
-            .stringType().defaultValue("zerolayer.kernel-costs").withDescription("Topic of KernelCostRecords, keyed by record id.");
+    public static final ConfigOption<String> COSTS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.costs")
+                    .stringType()
+                    .defaultValue("zerolayer.kernel-costs")
+                    .withDescription("Topic of KernelCostRecords, keyed by record id.");
 
-    public static final ConfigOption<String> GRAPHS_TOPIC = ConfigOptions.key("zerolayer.topics.graphs")
-            .stringType().defaultValue("zerolayer.graphs")
-            .withDescription("Compacted topic of ExecutionGraph descriptors, keyed by graph id.");
+    public static final ConfigOption<String> GRAPHS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.graphs")
+                    .stringType()
+                    .defaultValue("zerolayer.graphs")
+                    .withDescription(
+                            "Compacted topic of ExecutionGraph descriptors, keyed by graph id.");
 
-    public static final ConfigOption<String> DEAD_LETTERS_TOPIC = ConfigOptions.key("zerolayer.topics.dead-letters")
-            .stringType().defaultValue("zerolayer.requests-dlt")
-            .withDescription("Undecodable request records, original bytes plus Spring's kafka_dlt-* headers.");
+    public static final ConfigOption<String> DEAD_LETTERS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.dead-letters")
+                    .stringType()
+                    .defaultValue("zerolayer.requests-dlt")
+                    .withDescription(
+                            "Undecodable request records, original bytes plus Spring's kafka_dlt-*"
+                                    + " headers.");
 
-    public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("zerolayer.kafka.group-id")
-            .stringType().defaultValue("zerolayer").withDescription("Consumer group of the requests source.");
+    public static final ConfigOption<String> GROUP_ID =
+            ConfigOptions.key("zerolayer.kafka.group-id")
+                    .stringType()
+                    .defaultValue("zerolayer")
+                    .withDescription("Consumer group of the requests source.");
 
-    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("zerolayer.kafka.transactional-id-prefix")
-            .stringType().defaultValue("zerolayer")
-            .withDescription("Prefix of the Kafka sinks' transactional ids; must be unique per job on a cluster.");
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("zerolayer.kafka.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("zerolayer")
+                    .withDescription(
+                            "Prefix of the Kafka sinks' transactional ids; must be unique per job"
+                                    + " on a cluster.");
 
-    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT = ConfigOptions.key("zerolayer.kafka.transaction-timeout")
-            .durationType().defaultValue(Duration.ofMinutes(5))
-            .withDescription("Producer transaction timeout; must not exceed the broker's transaction.max.timeout.ms (15 min by default).");
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
+            ConfigOptions.key("zerolayer.kafka.transaction-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "Producer transaction timeout; must not exceed the broker's"
+                                    + " transaction.max.timeout.ms (15 min by default).");
 
-    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("zerolayer.checkpoint-interval")
-            .durationType().defaultValue(Duration.ofSeconds(2))
-            .withDescription("Exactly-once replies become visible when the checkpoint that covers them completes, "
-                    + "so this bounds reply latency.");
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
+            ConfigOptions.key("zerolayer.checkpoint-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "Exactly-once replies become visible when the checkpoint that covers"
+                                    + " them completes, so this bounds reply latency.");
 
-    public static final ConfigOption<Integer> GRAPH_CACHE_CAPACITY = ConfigOptions.key("zerolayer.graph-cache.capacity")
-            .intType().defaultValue(64).withDescription("Compiled graphs kept warm per task slot (least recently used evicted).");
+    public static final ConfigOption<Integer> GRAPH_CACHE_CAPACITY =
+            ConfigOptions.key("zerolayer.graph-cache.capacity")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Compiled graphs kept warm per task slot (least recently used"
+                                    + " evicted).");
 
-    public static final ConfigOption<String> HARDWARE_PROFILE = ConfigOptions.key("zerolayer.hardware-profile")
-            .stringType().defaultValue("cpu-generic").withDescription("Hardware profile id compiled graphs are specific to.");
+    public static final ConfigOption<String> HARDWARE_PROFILE =
+            ConfigOptions.key("zerolayer.hardware-profile")
+                    .stringType()
+                    .defaultValue("cpu-generic")
+                    .withDescription("Hardware profile id compiled graphs are specific to.");
 
-    public static final ConfigOption<Integer> INTRA_OP_THREADS = ConfigOptions.key("zerolayer.onnx.intra-op-threads")
-            .intType().defaultValue(1)
-            .withDescription("ONNX Runtime threads per session; one per slot keeps slots from fighting for cores.");
+    public static final ConfigOption<Integer> INTRA_OP_THREADS =
+            ConfigOptions.key("zerolayer.onnx.intra-op-threads")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "ONNX Runtime threads per session; one per slot keeps slots from"
+                                    + " fighting for cores.");
 }

@@ -25,8 +25,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
- * The streaming job: Kafka requests → decode and classify → keyBy(graph id) → warm graph executor
- * → replies, kernel cost records and graph descriptors, all through transactional Kafka sinks.
+ * The streaming job: Kafka requests → decode and classify → keyBy(graph id) → warm graph executor →
+ * replies, kernel cost records and graph descriptors, all through transactional Kafka sinks.
  * Undecodable records go to the dead-letter topic; contract failures are replied to as REJECTED.
  */
 public final class StreamingJob {
@@ -36,56 +36,109 @@ public final class StreamingJob {
 
     /** Adds the job's operators to {@code env}, configured by {@link PipelineOptions}. */
     public static void define(StreamExecutionEnvironment env, Configuration conf) {
-        String bootstrap = conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS).orElseThrow(() -> new IllegalArgumentException(
-                "Set " + PipelineOptions.BOOTSTRAP_SERVERS.key() + " (or --bootstrap-servers) to the Kafka cluster to read from"));
-        env.enableCheckpointing(conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        String bootstrap =
+                conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "Set "
+                                                        + PipelineOptions.BOOTSTRAP_SERVERS.key()
+                                                        + " (or --bootstrap-servers) to the Kafka"
+                                                        + " cluster to read from"));
+        env.enableCheckpointing(
+                conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
+                CheckpointingMode.EXACTLY_ONCE);
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
 
-        KafkaSource<RawRecord> source = KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(bootstrap)
-                .setTopics(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                .setGroupId(conf.get(PipelineOptions.GROUP_ID))
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setDeserializer(new RawRecordDeserializationSchema())
-                .setProperty("isolation.level", "read_committed")
-                .build();
-        DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
-                .uid("requests-source");
+        KafkaSource<RawRecord> source =
+                KafkaSource.<RawRecord>builder()
+                        .setBootstrapServers(bootstrap)
+                        .setTopics(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                        .setGroupId(conf.get(PipelineOptions.GROUP_ID))
+                        .setStartingOffsets(
+                                OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                        .setDeserializer(new RawRecordDeserializationSchema())
+                        .setProperty("isolation.level", "read_committed")
+                        .build();
+        DataStream<RawRecord> raw =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
+                        .uid("requests-source");
 
-        SingleOutputStreamOperator<RoutedRequest> routed = raw
-                .process(new DecodeAndClassifyFunction(hardwareProfile))
-                .uid("decode-classify").name("decode + classify + graph id");
+        SingleOutputStreamOperator<RoutedRequest> routed =
+                raw.process(new DecodeAndClassifyFunction(hardwareProfile))
+                        .uid("decode-classify")
+                        .name("decode + classify + graph id");
 
-        SingleOutputStreamOperator<Reply> replies = routed
-                .keyBy(r -> r.graphId)
-                .process(new GraphExecutorFunction(hardwareProfile, conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
-                        conf.get(PipelineOptions.INTRA_OP_THREADS)))
-                .uid("graph-executor").name("warm graph executor");
+        SingleOutputStreamOperator<Reply> replies =
+                routed.keyBy(r -> r.graphId)
+                        .process(
+                                new GraphExecutorFunction(
+                                        hardwareProfile,
+                                        conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
+                                        conf.get(PipelineOptions.INTRA_OP_THREADS)))
+                        .uid("graph-executor")
+                        .name("warm graph executor");
 
         replies.union(routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS))
-                .sinkTo(sink(conf, bootstrap, "replies", new ReplySerializationSchema(conf.get(PipelineOptions.RESPONSES_TOPIC))))
-                .uid("replies-sink").name("replies → kafka_replyTopic");
+                .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "replies",
+                                new ReplySerializationSchema(
+                                        conf.get(PipelineOptions.RESPONSES_TOPIC))))
+                .uid("replies-sink")
+                .name("replies → kafka_replyTopic");
         replies.getSideOutput(GraphExecutorFunction.COST_RECORDS)
-                .sinkTo(sink(conf, bootstrap, "costs", new KeyedAvroSerializationSchema<>(conf.get(PipelineOptions.COSTS_TOPIC),
-                        KernelCostRecord.class, KernelCostRecord::getRecordId)))
-                .uid("costs-sink").name("kernel cost records");
+                .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "costs",
+                                new KeyedAvroSerializationSchema<>(
+                                        conf.get(PipelineOptions.COSTS_TOPIC),
+                                        KernelCostRecord.class,
+                                        KernelCostRecord::getRecordId)))
+                .uid("costs-sink")
+                .name("kernel cost records");
         replies.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS)
-                .sinkTo(sink(conf, bootstrap, "graphs", new KeyedAvroSerializationSchema<>(conf.get(PipelineOptions.GRAPHS_TOPIC),
-                        ExecutionGraph.class, ExecutionGraph::getGraphId)))
-                .uid("graphs-sink").name("graph descriptors");
+                .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "graphs",
+                                new KeyedAvroSerializationSchema<>(
+                                        conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                        ExecutionGraph.class,
+                                        ExecutionGraph::getGraphId)))
+                .uid("graphs-sink")
+                .name("graph descriptors");
         routed.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS)
-                .sinkTo(sink(conf, bootstrap, "dlt", new DeadLetterSerializationSchema(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
-                .uid("dead-letters-sink").name("dead letters");
+                .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "dlt",
+                                new DeadLetterSerializationSchema(
+                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
+                .uid("dead-letters-sink")
+                .name("dead letters");
     }
 
-    private static <T> KafkaSink<T> sink(Configuration conf, String bootstrap, String name, KafkaRecordSerializationSchema<T> schema) {
+    private static <T> KafkaSink<T> sink(
+            Configuration conf,
+            String bootstrap,
+            String name,
+            KafkaRecordSerializationSchema<T> schema) {
         return KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrap)
                 .setRecordSerializer(schema)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .setTransactionalIdPrefix(conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
-                .setProperty("transaction.timeout.ms", String.valueOf(conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
+                .setTransactionalIdPrefix(
+                        conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
+                .setProperty(
+                        "transaction.timeout.ms",
+                        String.valueOf(conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
                 .build();
     }
-
 }

@@ -7,10 +7,13 @@ package io.zerolayer.schemas;
 public final class ZeroLayerHeaders {
     /** Topic the reply goes to; the responses topic when absent. */
     public static final String REPLY_TOPIC = "kafka_replyTopic";
+
     /** Opaque bytes copied unchanged from request to reply. */
     public static final String CORRELATION_ID = "kafka_correlationId";
+
     /** Hex SHA-256 of the execution graph that served the request. */
     public static final String GRAPH_ID = "x-execution-graph-id";
+
     /** {@code application/json} for JSON requests (replied to in JSON); Avro otherwise. */
     public static final String CONTENT_TYPE = "content-type";
 

@@ -18,12 +18,18 @@ import org.apache.avro.message.BinaryMessageEncoder;
 import org.junit.jupiter.api.Test;
 
 class SingleObjectCodecTest {
-    private final SingleObjectCodec<AnalysisRequest> codec = SingleObjectCodec.of(AnalysisRequest.class);
+    private final SingleObjectCodec<AnalysisRequest> codec =
+            SingleObjectCodec.of(AnalysisRequest.class);
 
     private static AnalysisRequest request() {
-        return AnalysisRequest.newBuilder().setRequestId("r-1").setTenantId("acme").setPrompt("<task:embed> héllo ✓")
-                .setSubmittedAt(Instant.ofEpochMilli(1_700_000_000_000L)).setDeadline(Instant.ofEpochMilli(1_700_000_060_000L))
-                .setAttributes(Map.of("channel", "email")).build();
+        return AnalysisRequest.newBuilder()
+                .setRequestId("r-1")
+                .setTenantId("acme")
+                .setPrompt("<task:embed> héllo ✓")
+                .setSubmittedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+                .setDeadline(Instant.ofEpochMilli(1_700_000_060_000L))
+                .setAttributes(Map.of("channel", "email"))
+                .build();
     }
 
     @Test
@@ -31,7 +37,8 @@ class SingleObjectCodecTest {
         byte[] bytes = codec.encode(request());
         assertThat(bytes[0]).isEqualTo((byte) 0xC3);
         assertThat(bytes[1]).isEqualTo((byte) 0x01);
-        long fingerprint = ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        long fingerprint =
+                ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
         assertThat(fingerprint).isEqualTo(codec.fingerprint());
         assertThat(codec.decode(bytes)).isEqualTo(request());
     }
@@ -39,7 +46,8 @@ class SingleObjectCodecTest {
     @Test
     void readsARecordWrittenWithTheOlderV0Schema() throws IOException {
         Schema v0;
-        try (InputStream in = getClass().getResourceAsStream("/avro-history/AnalysisRequest-v0.avsc")) {
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/AnalysisRequest-v0.avsc")) {
             v0 = new Schema.Parser().parse(in);
         }
         assertThat(v0.getField("deadline")).isNull();
@@ -48,7 +56,8 @@ class SingleObjectCodecTest {
         old.put("tenantId", "legacy");
         old.put("prompt", "<task:summarize> text");
         old.put("submittedAt", 1_600_000_000_000L);
-        byte[] bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v0).encode(old).array();
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v0).encode(old).array();
 
         AnalysisRequest read = codec.decode(bytes);
         assertThat(read.getRequestId()).isEqualTo("old-1");
@@ -60,14 +69,19 @@ class SingleObjectCodecTest {
     @Test
     void badBytesFailWithAMessageSayingWhatIsWrong() {
         byte[] good = codec.encode(request());
-        assertThatThrownBy(() -> codec.decode(new byte[0])).isInstanceOf(UndecodableRecordException.class).hasMessageContaining("Empty");
-        assertThatThrownBy(() -> codec.decode("{\"requestId\":1}".getBytes())).isInstanceOf(UndecodableRecordException.class)
+        assertThatThrownBy(() -> codec.decode(new byte[0]))
+                .isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("Empty");
+        assertThatThrownBy(() -> codec.decode("{\"requestId\":1}".getBytes()))
+                .isInstanceOf(UndecodableRecordException.class)
                 .hasMessageContaining("magic");
         byte[] unknown = good.clone();
         unknown[5] ^= 0x55;
-        assertThatThrownBy(() -> codec.decode(unknown)).isInstanceOf(UndecodableRecordException.class)
+        assertThatThrownBy(() -> codec.decode(unknown))
+                .isInstanceOf(UndecodableRecordException.class)
                 .hasMessageContaining("Unknown schema fingerprint");
-        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(good, good.length / 2))).isInstanceOf(UndecodableRecordException.class)
+        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(good, good.length / 2)))
+                .isInstanceOf(UndecodableRecordException.class)
                 .hasMessageContaining("Truncated");
     }
 }

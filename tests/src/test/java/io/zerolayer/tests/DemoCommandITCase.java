@@ -29,16 +29,28 @@ class DemoCommandITCase {
         int exit;
         try (PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(out);
-            exit = new CommandLine(new ZeroLayerCli()).execute("demo", "--samples", ROOT.resolve("samples").toString(),
-                    "--config-dir", ROOT.resolve("flink-conf").toString(), "--rounds", "2");
+            exit =
+                    new CommandLine(new ZeroLayerCli())
+                            .execute(
+                                    "demo",
+                                    "--samples",
+                                    ROOT.resolve("samples").toString(),
+                                    "--config-dir",
+                                    ROOT.resolve("flink-conf").toString(),
+                                    "--rounds",
+                                    "2");
         } finally {
             System.setOut(original);
         }
         String output = captured.toString(StandardCharsets.UTF_8);
         System.out.println(output);
         assertThat(exit).isZero();
-        assertThat(output).contains(samples * 2 + " sent, " + samples * 2 + " answered").contains(", 0 unanswered");
-        assertThat(output).contains("[REJECTED] cs-06-typo-task").contains("did you mean <task:summarize>?");
+        assertThat(output)
+                .contains(samples * 2 + " sent, " + samples * 2 + " answered")
+                .contains(", 0 unanswered");
+        assertThat(output)
+                .contains("[REJECTED] cs-06-typo-task")
+                .contains("did you mean <task:summarize>?");
         // the second round runs entirely on warm graphs
         assertThat(output).containsPattern("(\\d+) distinct; \\1 compiles");
     }

@@ -42,8 +42,10 @@ class StreamingJobITCase {
     private static final int SLOTS = 2;
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final SingleObjectCodec<AnalysisRequest> REQUESTS = SingleObjectCodec.of(AnalysisRequest.class);
-    private static final SingleObjectCodec<AnalysisResponse> RESPONSES = SingleObjectCodec.of(AnalysisResponse.class);
+    private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
+            SingleObjectCodec.of(AnalysisRequest.class);
+    private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
+            SingleObjectCodec.of(AnalysisResponse.class);
 
     @RegisterExtension
     @Order(1)
@@ -51,8 +53,12 @@ class StreamingJobITCase {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(SLOTS).build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(SLOTS)
+                            .build());
 
     private Configuration conf;
     private JobClient job;
@@ -69,9 +75,19 @@ class StreamingJobITCase {
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
-        KAFKA.broker().createTopics(Map.of(conf.get(PipelineOptions.REQUESTS_TOPIC), SLOTS,
-                conf.get(PipelineOptions.RESPONSES_TOPIC), 1, conf.get(PipelineOptions.COSTS_TOPIC), 2,
-                conf.get(PipelineOptions.GRAPHS_TOPIC), 1, conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1));
+        KAFKA.broker()
+                .createTopics(
+                        Map.of(
+                                conf.get(PipelineOptions.REQUESTS_TOPIC),
+                                SLOTS,
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                2,
+                                conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                1));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         StreamingJob.define(env, conf);
@@ -84,8 +100,13 @@ class StreamingJobITCase {
     }
 
     private static AnalysisRequest request(String id, String prompt) {
-        return AnalysisRequest.newBuilder().setRequestId(id).setTenantId("it").setPrompt(prompt)
-                .setSubmittedAt(Instant.now()).setAttributes(Map.of("case", id)).build();
+        return AnalysisRequest.newBuilder()
+                .setRequestId(id)
+                .setTenantId("it")
+                .setPrompt(prompt)
+                .setSubmittedAt(Instant.now())
+                .setAttributes(Map.of("case", id))
+                .build();
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
@@ -96,58 +117,90 @@ class StreamingJobITCase {
     private static String contract(int variant) {
         String[] parties = {"Buyer", "Customer", "Licensee", "Client"};
         String p = parties[variant % parties.length];
-        return "<contract><section:payment>The " + p + " shall pay each invoice within thirty days of receipt. "
-                + "Late payments bear interest at one percent per month.</section>"
-                + "<section:termination>Either party may terminate this agreement on ninety days written notice to the "
-                + "other party.</section><section:liability>Liability is limited to the fees paid in the previous twelve "
-                + "months.</section></contract>";
+        return "<contract><section:payment>The "
+                + p
+                + " shall pay each invoice within thirty days of receipt. Late payments bear"
+                + " interest at one percent per month.</section><section:termination>Either party"
+                + " may terminate this agreement on ninety days written notice to the other"
+                + " party.</section><section:liability>Liability is limited to the fees paid in the"
+                + " previous twelve months.</section></contract>";
     }
 
     @Test
-    void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText() throws Exception {
+    void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
+            throws Exception {
         String replyTopic = freshTopic("client-replies");
         KAFKA.broker().createTopics(Map.of(replyTopic, 1));
         String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
         Map<String, String> prompts = new HashMap<>();
         int sharedStructure = 12;
         for (int i = 0; i < sharedStructure; i++) {
-            prompts.put("answer-" + i, "<task:answer><output_format:json><question>How much notice is needed to end the "
-                    + (i % 2 == 0 ? "agreement" : "contract") + "?</question>" + contract(i));
+            prompts.put(
+                    "answer-" + i,
+                    "<task:answer><output_format:json><question>How much notice is needed to end"
+                            + " the "
+                            + (i % 2 == 0 ? "agreement" : "contract")
+                            + "?</question>"
+                            + contract(i));
         }
-        String paper = "<task:summarize sentences=\"2\"><output_format:json><paper><section:abstract>Graphene conducts heat "
-                + "extremely well. We measured its conductivity with Raman spectroscopy.</section><section:results>The "
-                + "conductivity exceeded 3000 W/mK at room temperature. Wrinkles lowered it by a fifth.</section></paper>";
+        String paper =
+                "<task:summarize"
+                    + " sentences=\"2\"><output_format:json><paper><section:abstract>Graphene"
+                    + " conducts heat extremely well. We measured its conductivity with Raman"
+                    + " spectroscopy.</section><section:results>The conductivity exceeded 3000 W/mK"
+                    + " at room temperature. Wrinkles lowered it by a fifth.</section></paper>";
         prompts.put("summary", paper);
-        prompts.put("classify", "<task:classify><output_format:json><labels>refund request, password reset</labels>"
-                + "<ticket>I still have not received my money back for the returned shoes.</ticket>");
+        prompts.put(
+                "classify",
+                "<task:classify><output_format:json><labels>refund request, password"
+                        + " reset</labels><ticket>I still have not received my money back for the"
+                        + " returned shoes.</ticket>");
 
         for (Map.Entry<String, String> e : prompts.entrySet()) {
             boolean ownReplyTopic = e.getKey().hashCode() % 2 == 0;
-            List<Object> headers = new ArrayList<>(List.of(ZeroLayerHeaders.CORRELATION_ID, ("corr-" + e.getKey()).getBytes()));
+            List<Object> headers =
+                    new ArrayList<>(
+                            List.of(
+                                    ZeroLayerHeaders.CORRELATION_ID,
+                                    ("corr-" + e.getKey()).getBytes()));
             if (ownReplyTopic) {
                 headers.addAll(List.of(ZeroLayerHeaders.REPLY_TOPIC, replyTopic));
             }
-            KAFKA.send(requests, e.getKey().getBytes(), REQUESTS.encode(request(e.getKey(), e.getValue())), headers.toArray());
+            KAFKA.send(
+                    requests,
+                    e.getKey().getBytes(),
+                    REQUESTS.encode(request(e.getKey(), e.getValue())),
+                    headers.toArray());
         }
         long toOwnTopic = prompts.keySet().stream().filter(k -> k.hashCode() % 2 == 0).count();
 
         List<ConsumerRecord<byte[], byte[]>> replies = new ArrayList<>();
         replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
-        replies.addAll(KAFKA.read(conf.get(PipelineOptions.RESPONSES_TOPIC), prompts.size() - (int) toOwnTopic, REPLY_TIMEOUT,
-                Duration.ofSeconds(2)));
+        replies.addAll(
+                KAFKA.read(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        prompts.size() - (int) toOwnTopic,
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(2)));
 
         // exactly one reply per request, each carrying its own correlation id byte for byte
-        Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation = replies.stream()
-                .collect(Collectors.groupingBy(r -> header(r, ZeroLayerHeaders.CORRELATION_ID)));
+        Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation =
+                replies.stream()
+                        .collect(
+                                Collectors.groupingBy(
+                                        r -> header(r, ZeroLayerHeaders.CORRELATION_ID)));
         assertThat(byCorrelation).hasSize(prompts.size());
         byCorrelation.values().forEach(list -> assertThat(list).hasSize(1));
 
         Map<String, AnalysisResponse> responses = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : replies) {
             AnalysisResponse response = RESPONSES.decode(r.value());
-            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo("corr-" + response.getRequestId());
+            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
+                    .isEqualTo("corr-" + response.getRequestId());
             assertThat(response.getStatus()).as(response.toString()).isEqualTo(ResponseStatus.OK);
-            assertThat(header(r, ZeroLayerHeaders.GRAPH_ID)).isEqualTo(response.getGraphId()).hasSize(64);
+            assertThat(header(r, ZeroLayerHeaders.GRAPH_ID))
+                    .isEqualTo(response.getGraphId())
+                    .hasSize(64);
             responses.put(response.getRequestId(), response);
         }
 
@@ -156,30 +209,56 @@ class StreamingJobITCase {
             JsonNode answer = JSON.readTree(responses.get("answer-" + i).getOutput());
             assertThat(answer.get("passage").asText()).contains("ninety days written notice");
             String prompt = prompts.get("answer-" + i);
-            assertThat(prompt.substring(answer.get("start").asInt(), answer.get("end").asInt())).contains("ninety days");
+            assertThat(prompt.substring(answer.get("start").asInt(), answer.get("end").asInt()))
+                    .contains("ninety days");
         }
-        for (JsonNode sentence : JSON.readTree(responses.get("summary").getOutput()).get("sentences")) {
+        for (JsonNode sentence :
+                JSON.readTree(responses.get("summary").getOutput()).get("sentences")) {
             assertThat(paper).contains(sentence.get("text").asText());
         }
-        assertThat(JSON.readTree(responses.get("classify").getOutput()).get("label").asText()).isEqualTo("refund request");
+        assertThat(JSON.readTree(responses.get("classify").getOutput()).get("label").asText())
+                .isEqualTo("refund request");
 
-        // twelve requests of one structure share one graph id, compiled once (keyBy sends them to one slot)
+        // twelve requests of one structure share one graph id, compiled once (keyBy sends them to
+        // one slot)
         String shared = responses.get("answer-0").getGraphId();
-        List<AnalysisResponse> sharing = responses.values().stream().filter(r -> r.getGraphId().equals(shared)).toList();
+        List<AnalysisResponse> sharing =
+                responses.values().stream().filter(r -> r.getGraphId().equals(shared)).toList();
         assertThat(sharing).hasSize(sharedStructure);
         assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0)).hasSize(1);
-        List<ExecutionGraph> descriptors = KAFKA.read(conf.get(PipelineOptions.GRAPHS_TOPIC), 3, REPLY_TIMEOUT, Duration.ofSeconds(1))
-                .stream().map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value())).toList();
+        List<ExecutionGraph> descriptors =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                3,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(1))
+                        .stream()
+                        .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
+                        .toList();
         assertThat(descriptors.stream().filter(g -> g.getGraphId().equals(shared))).hasSize(1);
         assertThat(descriptors).hasSize(3);
 
         // one kernel cost record per executed node per request
-        int expectedCosts = responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
-        List<KernelCostRecord> costs = KAFKA.read(conf.get(PipelineOptions.COSTS_TOPIC), expectedCosts, REPLY_TIMEOUT, Duration.ofSeconds(1))
-                .stream().map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value())).toList();
+        int expectedCosts =
+                responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
+        List<KernelCostRecord> costs =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                expectedCosts,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(1))
+                        .stream()
+                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                        .toList();
         assertThat(costs).hasSize(expectedCosts);
         assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
-        long answerNanos = costs.stream().filter(c -> c.getRequestId().equals("answer-3")).mapToLong(KernelCostRecord::getDurationNanos).sum();
+        long answerNanos =
+                costs.stream()
+                        .filter(c -> c.getRequestId().equals("answer-3"))
+                        .mapToLong(KernelCostRecord::getDurationNanos)
+                        .sum();
         assertThat(answerNanos).isEqualTo(responses.get("answer-3").getCost().getKernelNanos());
     }
 
@@ -187,36 +266,89 @@ class StreamingJobITCase {
     void badInputIsRejectedOrDeadLetteredAndJsonRequestsGetJsonReplies() throws Exception {
         String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
         byte[] garbage = {0x00, 0x13, 0x37, (byte) 0xff};
-        KAFKA.send(requests, "k-garbage".getBytes(), garbage, "trace-id", "t-1", ZeroLayerHeaders.CORRELATION_ID, "corr-garbage");
-        KAFKA.send(requests, null, REQUESTS.encode(request("typo", "<task:clasify><labels>a, b</labels> text")),
-                ZeroLayerHeaders.CORRELATION_ID, "corr-typo");
-        KAFKA.send(requests, null,
+        KAFKA.send(
+                requests,
+                "k-garbage".getBytes(),
+                garbage,
+                "trace-id",
+                "t-1",
+                ZeroLayerHeaders.CORRELATION_ID,
+                "corr-garbage");
+        KAFKA.send(
+                requests,
+                null,
+                REQUESTS.encode(request("typo", "<task:clasify><labels>a, b</labels> text")),
+                ZeroLayerHeaders.CORRELATION_ID,
+                "corr-typo");
+        KAFKA.send(
+                requests,
+                null,
                 "{\"requestId\":\"json-1\",\"tenantId\":\"kcat\",\"prompt\":\"<task:embed><output_format:json> plain Kafka tools\"}"
                         .getBytes(StandardCharsets.UTF_8),
-                ZeroLayerHeaders.CONTENT_TYPE, "application/json", ZeroLayerHeaders.CORRELATION_ID, "corr-json");
+                ZeroLayerHeaders.CONTENT_TYPE,
+                "application/json",
+                ZeroLayerHeaders.CORRELATION_ID,
+                "corr-json");
 
-        List<ConsumerRecord<byte[], byte[]>> dead = KAFKA.read(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1, REPLY_TIMEOUT, Duration.ofSeconds(1));
-        assertThat(dead).singleElement().satisfies(r -> {
-            assertThat(r.value()).containsExactly(garbage);
-            assertThat(r.key()).isEqualTo("k-garbage".getBytes());
-            assertThat(header(r, "trace-id")).isEqualTo("t-1");
-            assertThat(header(r, ZeroLayerHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(requests);
-            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_FQCN)).endsWith("UndecodableRecordException");
-            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)).contains("magic");
-            assertThat(r.headers().lastHeader(ZeroLayerHeaders.DLT_ORIGINAL_OFFSET).value()).hasSize(Long.BYTES);
-            assertThat(ByteBuffer.wrap(r.headers().lastHeader(ZeroLayerHeaders.DLT_ORIGINAL_PARTITION).value()).getInt()).isBetween(0, SLOTS - 1);
-        });
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KAFKA.read(
+                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                        1,
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(1));
+        assertThat(dead)
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.value()).containsExactly(garbage);
+                            assertThat(r.key()).isEqualTo("k-garbage".getBytes());
+                            assertThat(header(r, "trace-id")).isEqualTo("t-1");
+                            assertThat(header(r, ZeroLayerHeaders.DLT_ORIGINAL_TOPIC))
+                                    .isEqualTo(requests);
+                            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_FQCN))
+                                    .endsWith("UndecodableRecordException");
+                            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                                    .contains("magic");
+                            assertThat(
+                                            r.headers()
+                                                    .lastHeader(
+                                                            ZeroLayerHeaders.DLT_ORIGINAL_OFFSET)
+                                                    .value())
+                                    .hasSize(Long.BYTES);
+                            assertThat(
+                                            ByteBuffer.wrap(
+                                                            r.headers()
+                                                                    .lastHeader(
+                                                                            ZeroLayerHeaders
+                                                                                    .DLT_ORIGINAL_PARTITION)
+                                                                    .value())
+                                                    .getInt())
+                                    .isBetween(0, SLOTS - 1);
+                        });
 
-        List<ConsumerRecord<byte[], byte[]>> replies = KAFKA.read(conf.get(PipelineOptions.RESPONSES_TOPIC), 2, REPLY_TIMEOUT, Duration.ofSeconds(1));
+        List<ConsumerRecord<byte[], byte[]>> replies =
+                KAFKA.read(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        2,
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(1));
         assertThat(replies).hasSize(2);
-        ConsumerRecord<byte[], byte[]> rejected = replies.stream().filter(r -> "corr-typo".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
-                .findFirst().orElseThrow();
+        ConsumerRecord<byte[], byte[]> rejected =
+                replies.stream()
+                        .filter(r -> "corr-typo".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
+                        .findFirst()
+                        .orElseThrow();
         AnalysisResponse rejection = RESPONSES.decode(rejected.value());
         assertThat(rejection.getStatus()).isEqualTo(ResponseStatus.REJECTED);
-        assertThat(rejection.getDiagnostics()).singleElement().satisfies(d -> assertThat(d.getHint()).contains("classify"));
+        assertThat(rejection.getDiagnostics())
+                .singleElement()
+                .satisfies(d -> assertThat(d.getHint()).contains("classify"));
 
-        ConsumerRecord<byte[], byte[]> json = replies.stream().filter(r -> "corr-json".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
-                .findFirst().orElseThrow();
+        ConsumerRecord<byte[], byte[]> json =
+                replies.stream()
+                        .filter(r -> "corr-json".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
+                        .findFirst()
+                        .orElseThrow();
         assertThat(header(json, ZeroLayerHeaders.CONTENT_TYPE)).isEqualTo("application/json");
         JsonNode body = JSON.readTree(json.value());
         assertThat(body.get("status").asText()).isEqualTo("OK");

@@ -6,12 +6,23 @@ import java.time.Instant;
 import java.util.List;
 
 /** The static graph compiled for one structure: nodes in execution order, and their identity. */
-public record ExecutionPlan(String graphId, String signature, String task, String outputFormat, Fidelity fidelity,
-        GraphIdentity identity, List<PlanNode> nodes) {
+public record ExecutionPlan(
+        String graphId,
+        String signature,
+        String task,
+        String outputFormat,
+        Fidelity fidelity,
+        GraphIdentity identity,
+        List<PlanNode> nodes) {
 
     public PlanNode node(String kind) {
-        return nodes.stream().filter(n -> n.kind().equals(kind)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("Graph " + graphId + " has no " + kind + " node"));
+        return nodes.stream()
+                .filter(n -> n.kind().equals(kind))
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        "Graph " + graphId + " has no " + kind + " node"));
     }
 
     public List<PlanNode> nodes(String kind) {

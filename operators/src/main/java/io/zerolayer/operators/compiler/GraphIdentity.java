@@ -13,15 +13,21 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Everything besides the structure that decides what a compiled graph is. The graph id
- * ({@code X-Execution-Graph-ID}) is the SHA-256 over the signature and all of these, so graphs
- * compiled by another compiler, for other models, runtime or hardware never share an id.
+ * Everything besides the structure that decides what a compiled graph is. The graph id ({@code
+ * X-Execution-Graph-ID}) is the SHA-256 over the signature and all of these, so graphs compiled by
+ * another compiler, for other models, runtime or hardware never share an id.
  */
-public record GraphIdentity(String contractVersion, String compilerVersion, String runtimeVersion, String hardwareProfile,
-        SortedMap<String, String> modelChecksums) implements Serializable {
+public record GraphIdentity(
+        String contractVersion,
+        String compilerVersion,
+        String runtimeVersion,
+        String hardwareProfile,
+        SortedMap<String, String> modelChecksums)
+        implements Serializable {
 
     /** Bumped whenever the compiler would emit a different graph for the same inputs. */
     public static final String COMPILER_VERSION = "zlc-1";
+
     /** Version of the built-in task contracts. */
     public static final String CONTRACT_VERSION = "tasks-1";
 
@@ -29,9 +35,15 @@ public record GraphIdentity(String contractVersion, String compilerVersion, Stri
         modelChecksums = new TreeMap<>(modelChecksums);
     }
 
-    /** The identity of this JVM: shipped models, loaded ONNX Runtime, the given hardware profile. */
+    /**
+     * The identity of this JVM: shipped models, loaded ONNX Runtime, the given hardware profile.
+     */
     public static GraphIdentity current(String hardwareProfile) {
-        return new GraphIdentity(CONTRACT_VERSION, COMPILER_VERSION, SentenceEncoder.runtimeVersion(), hardwareProfile,
+        return new GraphIdentity(
+                CONTRACT_VERSION,
+                COMPILER_VERSION,
+                SentenceEncoder.runtimeVersion(),
+                hardwareProfile,
                 ModelChecksums.all());
     }
 
@@ -46,7 +58,10 @@ public record GraphIdentity(String contractVersion, String compilerVersion, Stri
             sb.append("model=").append(m.getKey()).append(':').append(m.getValue()).append('\n');
         }
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256")
+                                    .digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

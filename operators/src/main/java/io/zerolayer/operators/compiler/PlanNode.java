@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * @param kind tokenize, chunk, encode, pool or decode
  * @param model encoder model id for encode nodes, else null
  */
-public record PlanNode(String nodeId, String kind, String model, List<String> inputs, Map<String, String> params) {
+public record PlanNode(
+        String nodeId, String kind, String model, List<String> inputs, Map<String, String> params) {
     public PlanNode {
         inputs = List.copyOf(inputs);
         params = new TreeMap<>(params);

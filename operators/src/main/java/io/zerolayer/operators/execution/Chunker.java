@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Cuts tokenized text runs into chunks that fit the encoder. Chunks never cross a run, so they never
- * cross a tag: each section chunks on its own.
+ * Cuts tokenized text runs into chunks that fit the encoder. Chunks never cross a run, so they
+ * never cross a tag: each section chunks on its own.
  *
  * <ul>
  *   <li>{@code sentences}: one chunk per sentence (long sentences split into windows) — the units
@@ -28,7 +28,8 @@ public final class Chunker {
             throw new IllegalArgumentException("Unknown chunk strategy '" + strategy + "'");
         }
         if (stride <= 0 || stride > window) {
-            throw new IllegalArgumentException("Chunk stride must be in 1.." + window + ", got " + stride);
+            throw new IllegalArgumentException(
+                    "Chunk stride must be in 1.." + window + ", got " + stride);
         }
         this.strategy = strategy;
         this.window = window;
@@ -47,7 +48,9 @@ public final class Chunker {
         BreakIterator sentences = BreakIterator.getSentenceInstance(Locale.ENGLISH);
         sentences.setText(run.text());
         int token = 0;
-        for (int end = sentences.next(); end != BreakIterator.DONE && token < tokens.size(); end = sentences.next()) {
+        for (int end = sentences.next();
+                end != BreakIterator.DONE && token < tokens.size();
+                end = sentences.next()) {
             int first = token;
             while (token < tokens.size() && tokens.starts()[token] < end) {
                 token++;
@@ -59,13 +62,25 @@ public final class Chunker {
         return out;
     }
 
-    private void windows(String scope, String prompt, TextRun run, TokenizedText tokens, int from, int to, List<Chunk> out) {
+    private void windows(
+            String scope,
+            String prompt,
+            TextRun run,
+            TokenizedText tokens,
+            int from,
+            int to,
+            List<Chunk> out) {
         for (int start = from; start < to; start += stride) {
             int end = Math.min(start + window, to);
             int charStart = run.offset() + tokens.starts()[start];
             int charEnd = run.offset() + tokens.ends()[end - 1];
-            out.add(new Chunk(scope, Arrays.copyOfRange(tokens.ids(), start, end), charStart, charEnd,
-                    prompt.substring(charStart, charEnd)));
+            out.add(
+                    new Chunk(
+                            scope,
+                            Arrays.copyOfRange(tokens.ids(), start, end),
+                            charStart,
+                            charEnd,
+                            prompt.substring(charStart, charEnd)));
             if (end == to) {
                 break;
             }

@@ -38,8 +38,12 @@ public final class CompiledGraph {
         this.decodeNode = plan.node("decode");
         this.encoder = encoders.get(EncoderModel.byId(encodeNode.model()));
         for (PlanNode chunk : plan.nodes("chunk")) {
-            chunkers.put(chunk.params().get("scope"), new Chunker(chunk.params().get("strategy"),
-                    Integer.parseInt(chunk.params().get("window")), Integer.parseInt(chunk.params().get("stride"))));
+            chunkers.put(
+                    chunk.params().get("scope"),
+                    new Chunker(
+                            chunk.params().get("strategy"),
+                            Integer.parseInt(chunk.params().get("window")),
+                            Integer.parseInt(chunk.params().get("stride"))));
         }
         this.task = DocumentTask.forName(plan.task());
     }
@@ -61,8 +65,13 @@ public final class CompiledGraph {
     public GraphRun execute(ParsedPrompt prompt) {
         DocumentContent content = DocumentContent.of(prompt);
         if (!content.scopes().keySet().equals(chunkers.keySet())) {
-            throw new IllegalArgumentException("Prompt scopes " + content.scopes().keySet() + " do not match graph "
-                    + plan.graphId() + " compiled for " + chunkers.keySet());
+            throw new IllegalArgumentException(
+                    "Prompt scopes "
+                            + content.scopes().keySet()
+                            + " do not match graph "
+                            + plan.graphId()
+                            + " compiled for "
+                            + chunkers.keySet());
         }
         List<NodeRun> runs = new ArrayList<>();
 
@@ -84,7 +93,15 @@ public final class CompiledGraph {
             queryIds.add(ids);
             documentTokens += ids.length;
         }
-        runs.add(timer.run("tokenize", "tokenize", null, tokenized.size() + queries.size(), documentTokens, null, null));
+        runs.add(
+                timer.run(
+                        "tokenize",
+                        "tokenize",
+                        null,
+                        tokenized.size() + queries.size(),
+                        documentTokens,
+                        null,
+                        null));
 
         // chunk/<scope>
         List<Chunk> chunks = new ArrayList<>();
@@ -93,12 +110,22 @@ public final class CompiledGraph {
             int before = chunks.size();
             long tokens = 0;
             for (TextRun run : scope.getValue()) {
-                for (Chunk c : chunkers.get(scope.getKey()).chunk(scope.getKey(), prompt.source(), run, tokenized.get(run))) {
+                for (Chunk c :
+                        chunkers.get(scope.getKey())
+                                .chunk(scope.getKey(), prompt.source(), run, tokenized.get(run))) {
                     chunks.add(c);
                     tokens += c.tokenIds().length;
                 }
             }
-            runs.add(timer.run("chunk/" + scope.getKey(), "chunk", null, chunks.size() - before, tokens, null, null));
+            runs.add(
+                    timer.run(
+                            "chunk/" + scope.getKey(),
+                            "chunk",
+                            null,
+                            chunks.size() - before,
+                            tokens,
+                            null,
+                            null));
         }
         if (chunks.isEmpty()) {
             throw new IllegalArgumentException("The document has no text to analyse");
@@ -112,23 +139,59 @@ public final class CompiledGraph {
         TokenBatch batch = encoder.batch(sequences);
         float[] hidden = encoder.encode(batch);
         long outputBytes = (long) hidden.length * Float.BYTES;
-        runs.add(timer.run("encode", "encode", encoder.model().id(), batch.batchSize(), batch.realTokens(),
-                EncoderModel.forwardFlops(batch.batchSize(), batch.seqLen()), batch.inputBytes() + outputBytes));
+        runs.add(
+                timer.run(
+                        "encode",
+                        "encode",
+                        encoder.model().id(),
+                        batch.batchSize(),
+                        batch.realTokens(),
+                        EncoderModel.forwardFlops(batch.batchSize(), batch.seqLen()),
+                        batch.inputBytes() + outputBytes));
 
         // pool
         timer.restart();
         float[][] vectors = SentenceEncoder.pool(batch, hidden);
-        long poolFlops = batch.realTokens() * EncoderModel.HIDDEN_SIZE + 4L * batch.batchSize() * EncoderModel.HIDDEN_SIZE;
-        runs.add(timer.run(poolNode.nodeId(), "pool", null, batch.batchSize(), batch.realTokens(), poolFlops,
-                outputBytes + (long) batch.batchSize() * EncoderModel.HIDDEN_SIZE * Float.BYTES));
+        long poolFlops =
+                batch.realTokens() * EncoderModel.HIDDEN_SIZE
+                        + 4L * batch.batchSize() * EncoderModel.HIDDEN_SIZE;
+        runs.add(
+                timer.run(
+                        poolNode.nodeId(),
+                        "pool",
+                        null,
+                        batch.batchSize(),
+                        batch.realTokens(),
+                        poolFlops,
+                        outputBytes
+                                + (long) batch.batchSize()
+                                        * EncoderModel.HIDDEN_SIZE
+                                        * Float.BYTES));
 
         // decode/<task>
         timer.restart();
         float[][] chunkVectors = java.util.Arrays.copyOfRange(vectors, 0, chunks.size());
-        float[][] queryVectors = java.util.Arrays.copyOfRange(vectors, chunks.size(), vectors.length);
-        TaskResult result = task.decode(new TaskInput(content, chunks, chunkVectors, queries, queryVectors,
-                encoder.model().id()), plan.outputFormat());
-        runs.add(timer.run(decodeNode.nodeId(), "decode", null, chunks.size(), null, result.flops(), null));
+        float[][] queryVectors =
+                java.util.Arrays.copyOfRange(vectors, chunks.size(), vectors.length);
+        TaskResult result =
+                task.decode(
+                        new TaskInput(
+                                content,
+                                chunks,
+                                chunkVectors,
+                                queries,
+                                queryVectors,
+                                encoder.model().id()),
+                        plan.outputFormat());
+        runs.add(
+                timer.run(
+                        decodeNode.nodeId(),
+                        "decode",
+                        null,
+                        chunks.size(),
+                        null,
+                        result.flops(),
+                        null));
         return new GraphRun(result.output(), runs);
     }
 
@@ -141,8 +204,24 @@ public final class CompiledGraph {
             startNanos = System.nanoTime();
         }
 
-        NodeRun run(String nodeId, String kind, String model, int items, Long tokens, Long flops, Long bytes) {
-            return new NodeRun(nodeId, kind, model, startedAtMillis, System.nanoTime() - startNanos, items, tokens, flops, bytes);
+        NodeRun run(
+                String nodeId,
+                String kind,
+                String model,
+                int items,
+                Long tokens,
+                Long flops,
+                Long bytes) {
+            return new NodeRun(
+                    nodeId,
+                    kind,
+                    model,
+                    startedAtMillis,
+                    System.nanoTime() - startNanos,
+                    items,
+                    tokens,
+                    flops,
+                    bytes);
         }
     }
 }

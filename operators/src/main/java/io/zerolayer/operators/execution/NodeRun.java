@@ -9,5 +9,13 @@ package io.zerolayer.operators.execution;
  * @param flops floating-point operations derived from shapes, or null
  * @param memoryBytes tensor bytes read and written, or null
  */
-public record NodeRun(String nodeId, String kind, String model, long startedAtMillis, long durationNanos, int items,
-        Long tokens, Long flops, Long memoryBytes) {}
+public record NodeRun(
+        String nodeId,
+        String kind,
+        String model,
+        long startedAtMillis,
+        long durationNanos,
+        int items,
+        Long tokens,
+        Long flops,
+        Long memoryBytes) {}

@@ -12,7 +12,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * untouched, plus Spring Kafka's DLT headers (partition and offset as big-endian int and long, as
  * Spring writes them).
  */
-public final class DeadLetterSerializationSchema implements KafkaRecordSerializationSchema<DeadLetter> {
+public final class DeadLetterSerializationSchema
+        implements KafkaRecordSerializationSchema<DeadLetter> {
     private final String topic;
 
     public DeadLetterSerializationSchema(String topic) {
@@ -20,7 +21,8 @@ public final class DeadLetterSerializationSchema implements KafkaRecordSerializa
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(DeadLetter letter, KafkaSinkContext context, Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(
+            DeadLetter letter, KafkaSinkContext context, Long timestamp) {
         RawRecord raw = letter.original;
         RecordHeaders headers = new RecordHeaders();
         for (int i = 0; i < raw.headerKeys.length; i++) {
@@ -29,8 +31,12 @@ public final class DeadLetterSerializationSchema implements KafkaRecordSerializa
         headers.add(ZeroLayerHeaders.DLT_EXCEPTION_FQCN, utf8(letter.exceptionClass));
         headers.add(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE, utf8(letter.exceptionMessage));
         headers.add(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC, utf8(raw.topic));
-        headers.add(ZeroLayerHeaders.DLT_ORIGINAL_PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(raw.partition).array());
-        headers.add(ZeroLayerHeaders.DLT_ORIGINAL_OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(raw.offset).array());
+        headers.add(
+                ZeroLayerHeaders.DLT_ORIGINAL_PARTITION,
+                ByteBuffer.allocate(Integer.BYTES).putInt(raw.partition).array());
+        headers.add(
+                ZeroLayerHeaders.DLT_ORIGINAL_OFFSET,
+                ByteBuffer.allocate(Long.BYTES).putLong(raw.offset).array());
         return new ProducerRecord<>(topic, null, null, raw.key, raw.value, headers);
     }
 

@@ -15,8 +15,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * Decodes a raw request (Avro single-object, or JSON when {@code content-type: application/json}),
  * classifies its structure and computes its graph id. Every input leaves as exactly one of: a
- * {@link RoutedRequest} (main output), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a
- * {@link DeadLetter} ({@link #DEAD_LETTERS}).
+ * {@link RoutedRequest} (main output), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link
+ * DeadLetter} ({@link #DEAD_LETTERS}).
  */
 public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, RoutedRequest> {
     public static final OutputTag<Reply> REJECTIONS = new OutputTag<>("rejections") {};
@@ -44,8 +44,12 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         ReplyRoute route = ReplyRoute.of(raw);
         AnalysisRequest request;
         try {
-            request = route.json ? JsonCodec.readRequest(raw.value == null ? new byte[0] : raw.value, Instant.ofEpochMilli(raw.timestamp))
-                    : codec.decode(raw.value);
+            request =
+                    route.json
+                            ? JsonCodec.readRequest(
+                                    raw.value == null ? new byte[0] : raw.value,
+                                    Instant.ofEpochMilli(raw.timestamp))
+                            : codec.decode(raw.value);
         } catch (RuntimeException e) {
             ctx.output(DEAD_LETTERS, new DeadLetter(raw, e));
             return;
@@ -54,7 +58,11 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
         if (!classified.compiles()) {
-            ctx.output(REJECTIONS, new Reply(Responses.rejected(request, classified.diagnostics(), classifyMicros), route));
+            ctx.output(
+                    REJECTIONS,
+                    new Reply(
+                            Responses.rejected(request, classified.diagnostics(), classifyMicros),
+                            route));
             return;
         }
         RoutedRequest routed = new RoutedRequest();

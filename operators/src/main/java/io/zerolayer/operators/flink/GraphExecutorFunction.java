@@ -45,8 +45,10 @@ import org.slf4j.LoggerFactory;
 public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRequest, Reply> {
     private static final Logger LOG = LoggerFactory.getLogger(GraphExecutorFunction.class);
 
-    public static final OutputTag<KernelCostRecord> COST_RECORDS = new OutputTag<>("kernel-costs") {};
-    public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS = new OutputTag<>("graph-descriptors") {};
+    public static final OutputTag<KernelCostRecord> COST_RECORDS =
+            new OutputTag<>("kernel-costs") {};
+    public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS =
+            new OutputTag<>("graph-descriptors") {};
 
     private final String hardwareProfile;
     private final int cacheCapacity;
@@ -63,7 +65,8 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
 
     public GraphExecutorFunction(String hardwareProfile, int cacheCapacity, int intraOpThreads) {
         if (cacheCapacity < 1) {
-            throw new IllegalArgumentException("Graph cache capacity must be at least 1, got " + cacheCapacity);
+            throw new IllegalArgumentException(
+                    "Graph cache capacity must be at least 1, got " + cacheCapacity);
         }
         this.hardwareProfile = hardwareProfile;
         this.cacheCapacity = cacheCapacity;
@@ -80,17 +83,21 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
         for (EncoderModel model : EncoderModel.values()) {
             encoders.get(model);
         }
-        warmGraphs = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, CompiledGraph> eldest) {
-                return size() > cacheCapacity;
-            }
-        };
+        warmGraphs =
+                new LinkedHashMap<>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, CompiledGraph> eldest) {
+                        return size() > cacheCapacity;
+                    }
+                };
         var metrics = getRuntimeContext().getMetricGroup();
         cacheHits = metrics.counter("execution_graph_cache_hit_total");
         cacheMisses = metrics.counter("execution_graph_cache_miss_total");
-        compileTimeMs = metrics.histogram("graph_compile_time_ms", new DescriptiveStatisticsHistogram(1000));
-        requestLatencyMs = metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
+        compileTimeMs =
+                metrics.histogram(
+                        "graph_compile_time_ms", new DescriptiveStatisticsHistogram(1000));
+        requestLatencyMs =
+                metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
         metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
     }
 
@@ -99,8 +106,17 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
         AnalysisRequest request = in.request;
         Instant now = Instant.now();
         if (request.getDeadline() != null && now.isAfter(request.getDeadline())) {
-            out.collect(new Reply(Responses.failed(request, in.graphId, "ZL090",
-                    "Deadline " + request.getDeadline() + " passed before the request ran", in.classifyMicros), in.route));
+            out.collect(
+                    new Reply(
+                            Responses.failed(
+                                    request,
+                                    in.graphId,
+                                    "ZL090",
+                                    "Deadline "
+                                            + request.getDeadline()
+                                            + " passed before the request ran",
+                                    in.classifyMicros),
+                            in.route));
             return;
         }
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
@@ -111,8 +127,12 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                 long start = System.nanoTime();
                 ExecutionPlan plan = compiler.compile(classified);
                 if (!plan.graphId().equals(in.graphId)) {
-                    throw new IllegalStateException("Graph id mismatch: classified as " + in.graphId + ", compiled as "
-                            + plan.graphId() + " (hardware profile or models differ between operators)");
+                    throw new IllegalStateException(
+                            "Graph id mismatch: classified as "
+                                    + in.graphId
+                                    + ", compiled as "
+                                    + plan.graphId()
+                                    + " (hardware profile or models differ between operators)");
                 }
                 graph = new CompiledGraph(plan, encoders);
                 compileMicros = (System.nanoTime() - start) / 1_000;
@@ -120,8 +140,12 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                 cacheMisses.inc();
                 compileTimeMs.update(compileMicros / 1_000);
                 ctx.output(GRAPH_DESCRIPTORS, plan.toDescriptor(now));
-                LOG.info("Compiled graph {} ({}) in {} ms; {} warm in this slot", in.graphId.substring(0, 12),
-                        plan.signature(), compileMicros / 1_000, warmGraphs.size());
+                LOG.info(
+                        "Compiled graph {} ({}) in {} ms; {} warm in this slot",
+                        in.graphId.substring(0, 12),
+                        plan.signature(),
+                        compileMicros / 1_000,
+                        warmGraphs.size());
             } else {
                 cacheHits.inc();
             }
@@ -129,46 +153,69 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
             GraphRun run = graph.execute(classified.parsed());
             long executeMicros = (System.nanoTime() - start) / 1_000;
             emitCosts(ctx, request, graph, run);
-            AnalysisResponse response = Responses.base(request, in.classifyMicros)
-                    .setGraphId(in.graphId)
-                    .setStatus(ResponseStatus.OK)
-                    .setFidelity(Fidelity.FULL)
-                    .setTask(graph.plan().task())
-                    .setOutputFormat(graph.plan().outputFormat())
-                    .setOutput(run.output())
-                    .setTimings(new Timings(request.getSubmittedAt(), Instant.now(), in.classifyMicros, compileMicros, executeMicros))
-                    .setCost(new CostTotal(run.nodeRuns().size(), run.kernelNanos(), run.flops(), null))
-                    .build();
+            AnalysisResponse response =
+                    Responses.base(request, in.classifyMicros)
+                            .setGraphId(in.graphId)
+                            .setStatus(ResponseStatus.OK)
+                            .setFidelity(Fidelity.FULL)
+                            .setTask(graph.plan().task())
+                            .setOutputFormat(graph.plan().outputFormat())
+                            .setOutput(run.output())
+                            .setTimings(
+                                    new Timings(
+                                            request.getSubmittedAt(),
+                                            Instant.now(),
+                                            in.classifyMicros,
+                                            compileMicros,
+                                            executeMicros))
+                            .setCost(
+                                    new CostTotal(
+                                            run.nodeRuns().size(),
+                                            run.kernelNanos(),
+                                            run.flops(),
+                                            null))
+                            .build();
             out.collect(new Reply(response, in.route));
         } catch (RuntimeException e) {
             // A request that cannot run is answered, never dropped; the job keeps going.
             LOG.warn("Request {} on graph {} failed", request.getRequestId(), in.graphId, e);
-            out.collect(new Reply(Responses.failed(request, in.graphId, "ZL091", "Execution failed: " + e.getMessage(),
-                    in.classifyMicros), in.route));
+            out.collect(
+                    new Reply(
+                            Responses.failed(
+                                    request,
+                                    in.graphId,
+                                    "ZL091",
+                                    "Execution failed: " + e.getMessage(),
+                                    in.classifyMicros),
+                            in.route));
         }
         requestLatencyMs.update(System.currentTimeMillis() - in.receivedAtMillis);
     }
 
-    private void emitCosts(Context ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
+    private void emitCosts(
+            Context ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
         String graphId = graph.plan().graphId();
         for (NodeRun node : run.nodeRuns()) {
-            ctx.output(COST_RECORDS, KernelCostRecord.newBuilder()
-                    .setRecordId(request.getRequestId() + "/" + graphId + "/" + node.nodeId())
-                    .setRequestId(request.getRequestId())
-                    .setTenantId(request.getTenantId())
-                    .setGraphId(graphId)
-                    .setNodeId(node.nodeId())
-                    .setKernel(node.kind())
-                    .setModel(node.model())
-                    .setDevice(graph.device())
-                    .setHardwareProfile(hardwareProfile)
-                    .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
-                    .setDurationNanos(node.durationNanos())
-                    .setBatchSize(node.items())
-                    .setTokens(node.tokens())
-                    .setFlops(node.flops())
-                    .setMemoryBytes(node.memoryBytes())
-                    .build());
+            ctx.output(
+                    COST_RECORDS,
+                    KernelCostRecord.newBuilder()
+                            .setRecordId(
+                                    request.getRequestId() + "/" + graphId + "/" + node.nodeId())
+                            .setRequestId(request.getRequestId())
+                            .setTenantId(request.getTenantId())
+                            .setGraphId(graphId)
+                            .setNodeId(node.nodeId())
+                            .setKernel(node.kind())
+                            .setModel(node.model())
+                            .setDevice(graph.device())
+                            .setHardwareProfile(hardwareProfile)
+                            .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
+                            .setDurationNanos(node.durationNanos())
+                            .setBatchSize(node.items())
+                            .setTokens(node.tokens())
+                            .setFlops(node.flops())
+                            .setMemoryBytes(node.memoryBytes())
+                            .build());
         }
     }
 

@@ -14,8 +14,10 @@ public class RawRecord {
     public long timestamp;
     public byte[] key;
     public byte[] value;
+
     /** Header names, parallel to {@link #headerValues}; order and repeats preserved. */
     public String[] headerKeys = new String[0];
+
     public byte[][] headerValues = new byte[0][];
 
     public RawRecord() {}

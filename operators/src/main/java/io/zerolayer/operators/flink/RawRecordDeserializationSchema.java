@@ -7,7 +7,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /** Copies each Kafka record into a {@link RawRecord}; never fails, whatever the bytes. */
-public final class RawRecordDeserializationSchema implements KafkaRecordDeserializationSchema<RawRecord> {
+public final class RawRecordDeserializationSchema
+        implements KafkaRecordDeserializationSchema<RawRecord> {
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
         RawRecord raw = new RawRecord();

@@ -9,6 +9,7 @@ import io.zerolayer.schemas.ZeroLayerHeaders;
 public class ReplyRoute {
     public String replyTopic;
     public byte[] correlationId;
+
     /** Reply in JSON because the request came as JSON. */
     public boolean json;
 
@@ -22,7 +23,11 @@ public class ReplyRoute {
         }
         route.correlationId = raw.header(ZeroLayerHeaders.CORRELATION_ID);
         String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
-        route.json = contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith(ZeroLayerHeaders.JSON);
+        route.json =
+                contentType != null
+                        && contentType
+                                .toLowerCase(java.util.Locale.ROOT)
+                                .startsWith(ZeroLayerHeaders.JSON);
         return route;
     }
 }

@@ -23,7 +23,8 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(Reply reply, KafkaSinkContext context, Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(
+            Reply reply, KafkaSinkContext context, Long timestamp) {
         if (codec == null) {
             codec = SingleObjectCodec.of(AnalysisResponse.class);
         }
@@ -33,12 +34,23 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
             headers.add(ZeroLayerHeaders.CORRELATION_ID, reply.route.correlationId);
         }
         if (response.getGraphId() != null) {
-            headers.add(ZeroLayerHeaders.GRAPH_ID, response.getGraphId().getBytes(StandardCharsets.UTF_8));
+            headers.add(
+                    ZeroLayerHeaders.GRAPH_ID,
+                    response.getGraphId().getBytes(StandardCharsets.UTF_8));
         }
-        headers.add(ZeroLayerHeaders.CONTENT_TYPE,
-                (reply.route.json ? ZeroLayerHeaders.JSON : ZeroLayerHeaders.AVRO).getBytes(StandardCharsets.UTF_8));
-        byte[] value = reply.route.json ? JsonCodec.writeResponse(response) : codec.encode(response);
+        headers.add(
+                ZeroLayerHeaders.CONTENT_TYPE,
+                (reply.route.json ? ZeroLayerHeaders.JSON : ZeroLayerHeaders.AVRO)
+                        .getBytes(StandardCharsets.UTF_8));
+        byte[] value =
+                reply.route.json ? JsonCodec.writeResponse(response) : codec.encode(response);
         String topic = reply.route.replyTopic != null ? reply.route.replyTopic : defaultTopic;
-        return new ProducerRecord<>(topic, null, null, response.getRequestId().getBytes(StandardCharsets.UTF_8), value, headers);
+        return new ProducerRecord<>(
+                topic,
+                null,
+                null,
+                response.getRequestId().getBytes(StandardCharsets.UTF_8),
+                value,
+                headers);
     }
 }

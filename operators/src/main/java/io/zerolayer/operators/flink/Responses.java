@@ -20,18 +20,26 @@ final class Responses {
                 .setTenantId(request.getTenantId())
                 .setAttributes(request.getAttributes())
                 .setDiagnostics(List.of())
-                .setTimings(new Timings(request.getSubmittedAt(), Instant.now(), classifyMicros, 0L, 0L))
+                .setTimings(
+                        new Timings(
+                                request.getSubmittedAt(), Instant.now(), classifyMicros, 0L, 0L))
                 .setCost(new CostTotal(0, 0L, null, null));
     }
 
-    static AnalysisResponse rejected(AnalysisRequest request, List<PromptDiagnostic> diagnostics, long classifyMicros) {
+    static AnalysisResponse rejected(
+            AnalysisRequest request, List<PromptDiagnostic> diagnostics, long classifyMicros) {
         return base(request, classifyMicros)
                 .setStatus(ResponseStatus.REJECTED)
                 .setDiagnostics(diagnostics.stream().map(PromptDiagnostic::toAvro).toList())
                 .build();
     }
 
-    static AnalysisResponse failed(AnalysisRequest request, String graphId, String code, String message, long classifyMicros) {
+    static AnalysisResponse failed(
+            AnalysisRequest request,
+            String graphId,
+            String code,
+            String message,
+            long classifyMicros) {
         return base(request, classifyMicros)
                 .setGraphId(graphId)
                 .setStatus(ResponseStatus.FAILED)

@@ -8,6 +8,7 @@ public class RoutedRequest {
     public String graphId;
     public ReplyRoute route;
     public long classifyMicros;
+
     /** Wall clock when the record was decoded, for end-to-end latency. */
     public long receivedAtMillis;
 

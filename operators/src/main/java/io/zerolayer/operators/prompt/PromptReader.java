@@ -16,11 +16,12 @@ import org.antlr.v4.runtime.Token;
 /**
  * Reads a prompt into a {@link ParsedPrompt} tree. The ANTLR lexer ({@code PromptLexer.g4})
  * recognises whole tags; this class pairs them. A close tag closes the nearest open tag of that
- * name; open tags it skips over were never closed and become void (their would-be children move
- * to their parent), which is how directives such as {@code <task:summarize>} are written.
+ * name; open tags it skips over were never closed and become void (their would-be children move to
+ * their parent), which is how directives such as {@code <task:summarize>} are written.
  */
 public final class PromptReader {
-    private static final Pattern TAG_HEAD = Pattern.compile("^</?([a-zA-Z_][a-zA-Z0-9_-]*)(?::([a-zA-Z0-9_.-]+))?");
+    private static final Pattern TAG_HEAD =
+            Pattern.compile("^</?([a-zA-Z_][a-zA-Z0-9_-]*)(?::([a-zA-Z0-9_.-]+))?");
     private static final Pattern ATTRIBUTE =
             Pattern.compile("([a-zA-Z_][a-zA-Z0-9_-]*)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')");
 
@@ -37,7 +38,9 @@ public final class PromptReader {
         StringBuilder pendingText = new StringBuilder();
         int[] pendingAt = null;
 
-        for (Token token = lexer.nextToken(); token.getType() != Token.EOF; token = lexer.nextToken()) {
+        for (Token token = lexer.nextToken();
+                token.getType() != Token.EOF;
+                token = lexer.nextToken()) {
             String text = token.getText();
             int line = token.getLine();
             int column = token.getCharPositionInLine() + 1;
@@ -74,10 +77,17 @@ public final class PromptReader {
         return new ParsedPrompt(prompt, root, problems);
     }
 
-    private static void closeTag(Deque<TagNode> open, String name, int line, int column, List<ParseProblem> problems) {
-        boolean matches = open.stream().anyMatch(t -> t.name().equals(name) && t != open.peekLast());
+    private static void closeTag(
+            Deque<TagNode> open, String name, int line, int column, List<ParseProblem> problems) {
+        boolean matches =
+                open.stream().anyMatch(t -> t.name().equals(name) && t != open.peekLast());
         if (!matches) {
-            problems.add(new ParseProblem("ZL002", line, column, "Close tag </" + name + "> has no open <" + name + ">"));
+            problems.add(
+                    new ParseProblem(
+                            "ZL002",
+                            line,
+                            column,
+                            "Close tag </" + name + "> has no open <" + name + ">"));
             return;
         }
         while (!open.peek().name().equals(name)) {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A tag. {@code <section:abstract>} has name {@code section} and value {@code abstract}. A tag
- * that is never closed is void: it has no children, and what followed it belongs to its parent.
+ * A tag. {@code <section:abstract>} has name {@code section} and value {@code abstract}. A tag that
+ * is never closed is void: it has no children, and what followed it belongs to its parent.
  */
 public final class TagNode implements PromptNode {
     private final String name;
@@ -85,6 +85,10 @@ public final class TagNode implements PromptNode {
 
     @Override
     public String toString() {
-        return "<" + name + (value == null ? "" : ":" + value) + (attributes.isEmpty() ? "" : " " + attributes) + ">";
+        return "<"
+                + name
+                + (value == null ? "" : ":" + value)
+                + (attributes.isEmpty() ? "" : " " + attributes)
+                + ">";
     }
 }

@@ -22,11 +22,15 @@ import java.util.Set;
  * @param labels labels of the first {@code <labels>}, split on commas, pipes or newlines
  * @param taskAttributes attributes of the {@code <task>} tag (e.g. {@code sentences="3"})
  */
-public record DocumentContent(Map<String, List<TextRun>> scopes, String question, List<String> labels,
+public record DocumentContent(
+        Map<String, List<TextRun>> scopes,
+        String question,
+        List<String> labels,
         Map<String, String> taskAttributes) {
 
     /** Tags whose text is an input to the task, not part of the document. */
-    private static final Set<String> QUERY_TAGS = Set.of("task", "output_format", "question", "labels");
+    private static final Set<String> QUERY_TAGS =
+            Set.of("task", "output_format", "question", "labels");
 
     /** A contiguous run of prompt text; {@code offset} indexes into the prompt. */
     public record TextRun(String text, int offset, int sizeBucket) {}
@@ -37,18 +41,36 @@ public record DocumentContent(Map<String, List<TextRun>> scopes, String question
         TagNode question = parsed.firstTag("question");
         TagNode labels = parsed.firstTag("labels");
         TagNode task = parsed.firstTag("task");
-        List<String> labelList = labels == null ? List.of()
-                : Arrays.stream(labels.text().split("[,|\\n]")).map(String::strip).filter(s -> !s.isEmpty()).distinct().toList();
-        return new DocumentContent(scopes, question == null ? null : question.text().strip(), labelList,
+        List<String> labelList =
+                labels == null
+                        ? List.of()
+                        : Arrays.stream(labels.text().split("[,|\\n]"))
+                                .map(String::strip)
+                                .filter(s -> !s.isEmpty())
+                                .distinct()
+                                .toList();
+        return new DocumentContent(
+                scopes,
+                question == null ? null : question.text().strip(),
+                labelList,
                 task == null ? Map.of() : task.attributes());
     }
 
-    private static void collect(TagNode tag, String scope, Map<String, List<TextRun>> scopes, Map<String, Integer> seen) {
+    private static void collect(
+            TagNode tag,
+            String scope,
+            Map<String, List<TextRun>> scopes,
+            Map<String, Integer> seen) {
         for (PromptNode child : tag.children()) {
             if (child instanceof TextNode t) {
                 if (!t.text().isBlank()) {
                     scopes.computeIfAbsent(scope, k -> new ArrayList<>())
-                            .add(new TextRun(t.text(), t.offset(), StructureSignature.sizeBucket(t.text().strip().length())));
+                            .add(
+                                    new TextRun(
+                                            t.text(),
+                                            t.offset(),
+                                            StructureSignature.sizeBucket(
+                                                    t.text().strip().length())));
                 }
             } else {
                 TagNode c = (TagNode) child;
@@ -57,7 +79,11 @@ public record DocumentContent(Map<String, List<TextRun>> scopes, String question
                 }
                 String childScope = scope;
                 if (c.name().equals("section")) {
-                    String base = "section:" + (c.value() != null ? c.value() : c.attributes().getOrDefault("name", "unnamed"));
+                    String base =
+                            "section:"
+                                    + (c.value() != null
+                                            ? c.value()
+                                            : c.attributes().getOrDefault("name", "unnamed"));
                     int n = seen.merge(base, 1, Integer::sum);
                     childScope = n == 1 ? base : base + "#" + n;
                 }
@@ -68,6 +94,10 @@ public record DocumentContent(Map<String, List<TextRun>> scopes, String question
 
     /** Largest size bucket of any run: a structural fact (it is in the signature). */
     public int maxSizeBucket() {
-        return scopes.values().stream().flatMap(List::stream).mapToInt(TextRun::sizeBucket).max().orElse(0);
+        return scopes.values().stream()
+                .flatMap(List::stream)
+                .mapToInt(TextRun::sizeBucket)
+                .max()
+                .orElse(0);
     }
 }

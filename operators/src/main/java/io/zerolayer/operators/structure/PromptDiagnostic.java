@@ -6,9 +6,11 @@ import io.zerolayer.schemas.Diagnostic;
  * A compiler-style finding about a prompt: a stable code, a position, a message and, where one
  * helps, a hint saying how to fix it.
  */
-public record PromptDiagnostic(String code, String severity, int line, int column, String message, String hint) {
+public record PromptDiagnostic(
+        String code, String severity, int line, int column, String message, String hint) {
 
-    public static PromptDiagnostic error(String code, int line, int column, String message, String hint) {
+    public static PromptDiagnostic error(
+            String code, int line, int column, String message, String hint) {
         return new PromptDiagnostic(code, "error", line, column, message, hint);
     }
 
@@ -22,6 +24,15 @@ public record PromptDiagnostic(String code, String severity, int line, int colum
 
     @Override
     public String toString() {
-        return line + ":" + column + ": " + severity + "[" + code + "]: " + message + (hint == null ? "" : " (" + hint + ")");
+        return line
+                + ":"
+                + column
+                + ": "
+                + severity
+                + "["
+                + code
+                + "]: "
+                + message
+                + (hint == null ? "" : " (" + hint + ")");
     }
 }

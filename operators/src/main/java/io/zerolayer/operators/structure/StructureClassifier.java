@@ -20,25 +20,50 @@ public final class StructureClassifier {
     public ClassifiedPrompt classify(String prompt) {
         ParsedPrompt parsed = PromptReader.read(prompt);
         List<PromptDiagnostic> diagnostics = new ArrayList<>();
-        parsed.problems().forEach(p -> diagnostics.add(PromptDiagnostic.error(p.code(), p.line(), p.column(), p.message(),
-                "remove it or add the matching open tag")));
+        parsed.problems()
+                .forEach(
+                        p ->
+                                diagnostics.add(
+                                        PromptDiagnostic.error(
+                                                p.code(),
+                                                p.line(),
+                                                p.column(),
+                                                p.message(),
+                                                "remove it or add the matching open tag")));
 
         String task = null;
         List<TagNode> tasks = parsed.tagsNamed("task");
         if (tasks.isEmpty()) {
-            diagnostics.add(PromptDiagnostic.error("ZL001", 1, 1, "The prompt has no <task:…> tag",
-                    "add one of " + sorted(TASKS) + ", e.g. <task:summarize>"));
+            diagnostics.add(
+                    PromptDiagnostic.error(
+                            "ZL001",
+                            1,
+                            1,
+                            "The prompt has no <task:…> tag",
+                            "add one of " + sorted(TASKS) + ", e.g. <task:summarize>"));
         } else {
             TagNode t = tasks.get(0);
             task = t.value() == null ? null : t.value().toLowerCase(Locale.ROOT);
             if (task == null || !TASKS.contains(task)) {
-                diagnostics.add(PromptDiagnostic.error("ZL010", t.line(), t.column(), "Unknown task '" + t.value() + "'",
-                        nearest(t.value(), TASKS).map(s -> "did you mean <task:" + s + ">?").orElse("known tasks: " + sorted(TASKS))));
+                diagnostics.add(
+                        PromptDiagnostic.error(
+                                "ZL010",
+                                t.line(),
+                                t.column(),
+                                "Unknown task '" + t.value() + "'",
+                                nearest(t.value(), TASKS)
+                                        .map(s -> "did you mean <task:" + s + ">?")
+                                        .orElse("known tasks: " + sorted(TASKS))));
                 task = null;
             }
             for (TagNode extra : tasks.subList(1, tasks.size())) {
-                diagnostics.add(PromptDiagnostic.error("ZL003", extra.line(), extra.column(),
-                        "A prompt has one task; this is a second <task> tag", "split the request in two"));
+                diagnostics.add(
+                        PromptDiagnostic.error(
+                                "ZL003",
+                                extra.line(),
+                                extra.column(),
+                                "A prompt has one task; this is a second <task> tag",
+                                "split the request in two"));
             }
         }
 
@@ -49,20 +74,40 @@ public final class StructureClassifier {
             if (OUTPUT_FORMATS.contains(value)) {
                 outputFormat = value;
             } else {
-                diagnostics.add(PromptDiagnostic.error("ZL013", format.line(), format.column(),
-                        "Unknown output format '" + format.value() + "'", "use <output_format:json> or <output_format:text>"));
+                diagnostics.add(
+                        PromptDiagnostic.error(
+                                "ZL013",
+                                format.line(),
+                                format.column(),
+                                "Unknown output format '" + format.value() + "'",
+                                "use <output_format:json> or <output_format:text>"));
             }
         }
 
         if ("answer".equals(task) && blank(parsed.firstTag("question"))) {
-            diagnostics.add(PromptDiagnostic.error("ZL011", tasks.get(0).line(), tasks.get(0).column(),
-                    "Task 'answer' needs a <question>…</question>", "add the question the document should answer"));
+            diagnostics.add(
+                    PromptDiagnostic.error(
+                            "ZL011",
+                            tasks.get(0).line(),
+                            tasks.get(0).column(),
+                            "Task 'answer' needs a <question>…</question>",
+                            "add the question the document should answer"));
         }
         if ("classify".equals(task) && blank(parsed.firstTag("labels"))) {
-            diagnostics.add(PromptDiagnostic.error("ZL012", tasks.get(0).line(), tasks.get(0).column(),
-                    "Task 'classify' needs <labels>…</labels>", "list the candidate labels, comma separated"));
+            diagnostics.add(
+                    PromptDiagnostic.error(
+                            "ZL012",
+                            tasks.get(0).line(),
+                            tasks.get(0).column(),
+                            "Task 'classify' needs <labels>…</labels>",
+                            "list the candidate labels, comma separated"));
         }
-        return new ClassifiedPrompt(parsed, StructureSignature.of(parsed.root()), task, outputFormat, List.copyOf(diagnostics));
+        return new ClassifiedPrompt(
+                parsed,
+                StructureSignature.of(parsed.root()),
+                task,
+                outputFormat,
+                List.copyOf(diagnostics));
     }
 
     private static boolean blank(TagNode tag) {
@@ -73,7 +118,9 @@ public final class StructureClassifier {
         return values.stream().sorted().toList();
     }
 
-    /** The known name closest to {@code input} by edit distance, if it is close enough to be a typo. */
+    /**
+     * The known name closest to {@code input} by edit distance, if it is close enough to be a typo.
+     */
     static java.util.Optional<String> nearest(String input, Set<String> known) {
         if (input == null) {
             return java.util.Optional.empty();
@@ -87,7 +134,9 @@ public final class StructureClassifier {
                 bestDistance = d;
             }
         }
-        return bestDistance <= Math.max(2, input.length() / 3) ? java.util.Optional.of(best) : java.util.Optional.empty();
+        return bestDistance <= Math.max(2, input.length() / 3)
+                ? java.util.Optional.of(best)
+                : java.util.Optional.empty();
     }
 
     static int editDistance(String a, String b) {

@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Canonical, content-free description of a prompt's structure: the tag tree, attribute keys,
- * enum attribute values and text size buckets. Two prompts that differ only in their text (within
- * the same size buckets) have the same signature; any structural difference changes it.
+ * Canonical, content-free description of a prompt's structure: the tag tree, attribute keys, enum
+ * attribute values and text size buckets. Two prompts that differ only in their text (within the
+ * same size buckets) have the same signature; any structural difference changes it.
  *
  * <p>Form: {@code document{format=pdf}(section:abstract(~1) section:methods(~3)) task:summarize},
  * where {@code ~b} is a text run of size bucket b, a numeric tag value is written {@code #}, and a
@@ -20,7 +20,8 @@ import java.util.TreeMap;
 public record StructureSignature(String canonical) {
 
     /** Attributes whose values are enums, so part of the structure; all others are content. */
-    static final Set<String> ENUM_ATTRIBUTES = Set.of("format", "lang", "style", "length", "type", "kind");
+    static final Set<String> ENUM_ATTRIBUTES =
+            Set.of("format", "lang", "style", "length", "type", "kind");
 
     /** Size bucket of a text run: 0 below 128 chars, then one bucket per doubling. */
     public static int sizeBucket(int chars) {
@@ -62,13 +63,22 @@ public record StructureSignature(String canonical) {
     private static void appendTag(TagNode tag, StringBuilder sb) {
         sb.append(tag.name().toLowerCase(Locale.ROOT));
         if (tag.value() != null) {
-            sb.append(':').append(tag.value().chars().allMatch(Character::isDigit)
-                    ? "#" : tag.value().toLowerCase(Locale.ROOT));
+            sb.append(':')
+                    .append(
+                            tag.value().chars().allMatch(Character::isDigit)
+                                    ? "#"
+                                    : tag.value().toLowerCase(Locale.ROOT));
         }
         if (!tag.attributes().isEmpty()) {
             Map<String, String> sorted = new TreeMap<>();
-            tag.attributes().forEach((k, v) -> sorted.put(k.toLowerCase(Locale.ROOT),
-                    ENUM_ATTRIBUTES.contains(k.toLowerCase(Locale.ROOT)) ? v.toLowerCase(Locale.ROOT) : "*"));
+            tag.attributes()
+                    .forEach(
+                            (k, v) ->
+                                    sorted.put(
+                                            k.toLowerCase(Locale.ROOT),
+                                            ENUM_ATTRIBUTES.contains(k.toLowerCase(Locale.ROOT))
+                                                    ? v.toLowerCase(Locale.ROOT)
+                                                    : "*"));
             sb.append('{');
             boolean first = true;
             for (Map.Entry<String, String> e : sorted.entrySet()) {

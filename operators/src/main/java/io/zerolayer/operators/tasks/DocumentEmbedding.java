@@ -21,7 +21,9 @@ final class DocumentEmbedding implements DocumentTask {
         float inv = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
         StringBuilder text = new StringBuilder();
         ObjectNode root = JSON.createObjectNode();
-        root.put("model", in.model()).put("dimensions", mean.length).put("chunks", in.chunkVectors().length);
+        root.put("model", in.model())
+                .put("dimensions", mean.length)
+                .put("chunks", in.chunkVectors().length);
         ArrayNode arr = root.putArray("vector");
         for (int k = 0; k < mean.length; k++) {
             mean[k] *= inv;
@@ -29,6 +31,7 @@ final class DocumentEmbedding implements DocumentTask {
             text.append(k == 0 ? "" : ",").append(mean[k]);
         }
         long flops = 2L * in.chunkVectors().length * mean.length + 3L * mean.length;
-        return new TaskResult(outputFormat.equals("json") ? DocumentTask.json(root) : text.toString(), flops);
+        return new TaskResult(
+                outputFormat.equals("json") ? DocumentTask.json(root) : text.toString(), flops);
     }
 }

@@ -27,17 +27,27 @@ final class ExtractiveSummary implements DocumentTask {
                 centrality[j] += s;
             }
         }
-        List<Integer> picked = IntStream.range(0, n).boxed()
-                .sorted(Comparator.comparingDouble((Integer i) -> -centrality[i]).thenComparing(i -> i))
-                .limit(k).sorted().toList();
+        List<Integer> picked =
+                IntStream.range(0, n)
+                        .boxed()
+                        .sorted(
+                                Comparator.comparingDouble((Integer i) -> -centrality[i])
+                                        .thenComparing(i -> i))
+                        .limit(k)
+                        .sorted()
+                        .toList();
         long flops = DocumentTask.similarityFlops(n, n) / 2;
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             ArrayNode arr = root.putArray("sentences");
             for (int i : picked) {
                 Chunk c = in.chunks().get(i);
-                arr.addObject().put("text", c.text().strip()).put("scope", c.scope()).put("start", c.start())
-                        .put("end", c.end()).put("centrality", DocumentTask.round(n > 1 ? centrality[i] / (n - 1) : 1));
+                arr.addObject()
+                        .put("text", c.text().strip())
+                        .put("scope", c.scope())
+                        .put("start", c.start())
+                        .put("end", c.end())
+                        .put("centrality", DocumentTask.round(n > 1 ? centrality[i] / (n - 1) : 1));
             }
             root.put("candidates", n);
             return new TaskResult(DocumentTask.json(root), flops);

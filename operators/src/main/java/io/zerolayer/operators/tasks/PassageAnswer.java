@@ -32,7 +32,10 @@ final class PassageAnswer implements DocumentTask {
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             root.put("question", in.content().question());
-            root.put("passage", c.text().strip()).put("scope", c.scope()).put("start", c.start()).put("end", c.end())
+            root.put("passage", c.text().strip())
+                    .put("scope", c.scope())
+                    .put("start", c.start())
+                    .put("end", c.end())
                     .put("score", DocumentTask.round(bestScore));
             return new TaskResult(DocumentTask.json(root), flops);
         }

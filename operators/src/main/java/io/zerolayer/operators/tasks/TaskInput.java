@@ -8,5 +8,10 @@ import java.util.List;
  * What a decode node works on: the document's chunks and their unit vectors, plus the task's query
  * texts (question or labels) and theirs.
  */
-public record TaskInput(DocumentContent content, List<Chunk> chunks, float[][] chunkVectors, List<String> queries,
-        float[][] queryVectors, String model) {}
+public record TaskInput(
+        DocumentContent content,
+        List<Chunk> chunks,
+        float[][] chunkVectors,
+        List<String> queries,
+        float[][] queryVectors,
+        String model) {}

@@ -17,6 +17,7 @@ import java.util.stream.IntStream;
  */
 final class ZeroShotClassification implements DocumentTask {
     static final double TEMPERATURE = 0.05;
+
     @Override
     public List<String> queryTexts(DocumentContent content) {
         return content.labels();
@@ -31,7 +32,8 @@ final class ZeroShotClassification implements DocumentTask {
         for (int l = 0; l < labels; l++) {
             for (int i = 0; i < in.chunks().size(); i++) {
                 double weight = in.chunks().get(i).tokenIds().length / totalTokens;
-                score[l] += weight * SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
+                score[l] +=
+                        weight * SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
             }
         }
         double max = IntStream.range(0, labels).mapToDouble(l -> score[l]).max().orElse(0);
@@ -41,21 +43,29 @@ final class ZeroShotClassification implements DocumentTask {
             p[l] = Math.exp((score[l] - max) / TEMPERATURE);
             sum += p[l];
         }
-        List<Integer> order = IntStream.range(0, labels).boxed().sorted(Comparator.comparingDouble(l -> -score[l])).toList();
+        List<Integer> order =
+                IntStream.range(0, labels)
+                        .boxed()
+                        .sorted(Comparator.comparingDouble(l -> -score[l]))
+                        .toList();
         long flops = DocumentTask.similarityFlops(labels, in.chunkVectors().length);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             root.put("label", names.get(order.get(0)));
             ArrayNode arr = root.putArray("scores");
             for (int l : order) {
-                arr.addObject().put("label", names.get(l)).put("similarity", DocumentTask.round(score[l]))
+                arr.addObject()
+                        .put("label", names.get(l))
+                        .put("similarity", DocumentTask.round(score[l]))
                         .put("probability", DocumentTask.round(p[l] / sum));
             }
             return new TaskResult(DocumentTask.json(root), flops);
         }
         StringBuilder sb = new StringBuilder();
         for (int l : order) {
-            sb.append(sb.isEmpty() ? "" : ", ").append(names.get(l)).append(String.format(" (%.2f)", p[l] / sum));
+            sb.append(sb.isEmpty() ? "" : ", ")
+                    .append(names.get(l))
+                    .append(String.format(" (%.2f)", p[l] / sum));
         }
         return new TaskResult(sb.toString(), flops);
     }

@@ -12,31 +12,63 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class GraphCompilerTest {
-    private static final GraphIdentity IDENTITY = new GraphIdentity("tasks-1", "zlc-1", "onnxruntime-test", "cpu-generic",
-            new TreeMap<>(Map.of("minilm-l6-v2-fp32", "aa", "minilm-l6-v2-int8", "bb")));
+    private static final GraphIdentity IDENTITY =
+            new GraphIdentity(
+                    "tasks-1",
+                    "zlc-1",
+                    "onnxruntime-test",
+                    "cpu-generic",
+                    new TreeMap<>(Map.of("minilm-l6-v2-fp32", "aa", "minilm-l6-v2-int8", "bb")));
     private final StructureClassifier classifier = new StructureClassifier();
     private final GraphCompiler compiler = new GraphCompiler(IDENTITY);
 
     @Test
     void compilesOneChunkNodePerSectionBetweenTokenizeAndEncode() {
-        ExecutionPlan plan = compiler.compile(classifier.classify("<task:summarize><paper>Title."
-                + "<section:abstract>A.</section><section:results>B.</section></paper>"));
-        assertThat(plan.nodes()).extracting(PlanNode::nodeId).containsExactly("tokenize", "chunk/body",
-                "chunk/section:abstract", "chunk/section:results", "encode", "pool", "decode/summarize");
-        assertThat(plan.node("encode").inputs()).containsExactly("chunk/body", "chunk/section:abstract", "chunk/section:results");
-        assertThat(plan.nodes("chunk")).allSatisfy(n -> assertThat(n.params()).containsEntry("strategy", "sentences"));
+        ExecutionPlan plan =
+                compiler.compile(
+                        classifier.classify(
+                                "<task:summarize><paper>Title."
+                                    + "<section:abstract>A.</section><section:results>B.</section></paper>"));
+        assertThat(plan.nodes())
+                .extracting(PlanNode::nodeId)
+                .containsExactly(
+                        "tokenize",
+                        "chunk/body",
+                        "chunk/section:abstract",
+                        "chunk/section:results",
+                        "encode",
+                        "pool",
+                        "decode/summarize");
+        assertThat(plan.node("encode").inputs())
+                .containsExactly("chunk/body", "chunk/section:abstract", "chunk/section:results");
+        assertThat(plan.nodes("chunk"))
+                .allSatisfy(n -> assertThat(n.params()).containsEntry("strategy", "sentences"));
     }
 
     @Test
     void choosesTheModelPerTaskAndDocumentSize() {
         String longDoc = "Sentence about results. ".repeat(200);
-        assertThat(compiler.compile(classifier.classify("<task:summarize>" + longDoc)).node("encode").model())
+        assertThat(
+                        compiler.compile(classifier.classify("<task:summarize>" + longDoc))
+                                .node("encode")
+                                .model())
                 .isEqualTo(EncoderModel.MINILM_L6_V2_INT8.id());
-        assertThat(compiler.compile(classifier.classify("<task:summarize>short")).node("encode").model())
+        assertThat(
+                        compiler.compile(classifier.classify("<task:summarize>short"))
+                                .node("encode")
+                                .model())
                 .isEqualTo(EncoderModel.MINILM_L6_V2_FP32.id());
-        assertThat(compiler.compile(classifier.classify("<task:embed>" + longDoc)).node("encode").model())
+        assertThat(
+                        compiler.compile(classifier.classify("<task:embed>" + longDoc))
+                                .node("encode")
+                                .model())
                 .isEqualTo(EncoderModel.MINILM_L6_V2_FP32.id());
-        assertThat(compiler.compile(classifier.classify("<task:answer><question>q?</question>" + longDoc)).node("encode").params())
+        assertThat(
+                        compiler.compile(
+                                        classifier.classify(
+                                                "<task:answer><question>q?</question>" + longDoc))
+                                .node("encode")
+                                .params())
                 .containsEntry("queries", "question");
     }
 
@@ -46,16 +78,46 @@ class GraphCompilerTest {
         String id = compiler.graphId(prompt);
         assertThat(id).hasSize(64).matches("[0-9a-f]+");
         assertThat(compiler.graphId(classifier.classify("<task:embed>other words"))).isEqualTo(id);
-        assertThat(compiler.graphId(classifier.classify("<task:summarize>some text"))).isNotEqualTo(id);
-        assertThat(new GraphIdentity("tasks-2", "zlc-1", "onnxruntime-test", "cpu-generic", IDENTITY.modelChecksums()).graphId(prompt.signature())).isNotEqualTo(id);
-        assertThat(new GraphIdentity("tasks-1", "zlc-1", "onnxruntime-test", "nvidia-h100-sxm", IDENTITY.modelChecksums()).graphId(prompt.signature())).isNotEqualTo(id);
-        assertThat(new GraphIdentity("tasks-1", "zlc-1", "onnxruntime-test", "cpu-generic",
-                new TreeMap<>(Map.of("minilm-l6-v2-fp32", "aa", "minilm-l6-v2-int8", "cc"))).graphId(prompt.signature())).isNotEqualTo(id);
+        assertThat(compiler.graphId(classifier.classify("<task:summarize>some text")))
+                .isNotEqualTo(id);
+        assertThat(
+                        new GraphIdentity(
+                                        "tasks-2",
+                                        "zlc-1",
+                                        "onnxruntime-test",
+                                        "cpu-generic",
+                                        IDENTITY.modelChecksums())
+                                .graphId(prompt.signature()))
+                .isNotEqualTo(id);
+        assertThat(
+                        new GraphIdentity(
+                                        "tasks-1",
+                                        "zlc-1",
+                                        "onnxruntime-test",
+                                        "nvidia-h100-sxm",
+                                        IDENTITY.modelChecksums())
+                                .graphId(prompt.signature()))
+                .isNotEqualTo(id);
+        assertThat(
+                        new GraphIdentity(
+                                        "tasks-1",
+                                        "zlc-1",
+                                        "onnxruntime-test",
+                                        "cpu-generic",
+                                        new TreeMap<>(
+                                                Map.of(
+                                                        "minilm-l6-v2-fp32",
+                                                        "aa",
+                                                        "minilm-l6-v2-int8",
+                                                        "cc")))
+                                .graphId(prompt.signature()))
+                .isNotEqualTo(id);
     }
 
     @Test
     void descriptorCarriesTheIdentityAndNodes() {
-        ExecutionPlan plan = compiler.compile(classifier.classify("<task:embed><output_format:json>text"));
+        ExecutionPlan plan =
+                compiler.compile(classifier.classify("<task:embed><output_format:json>text"));
         ExecutionGraph g = plan.toDescriptor(Instant.EPOCH);
         assertThat(g.getGraphId()).isEqualTo(plan.graphId());
         assertThat(g.getHardwareProfile()).isEqualTo("cpu-generic");
@@ -65,6 +127,7 @@ class GraphCompilerTest {
 
     @Test
     void refusesPromptsWithErrors() {
-        assertThatThrownBy(() -> compiler.compile(classifier.classify("no task"))).hasMessageContaining("ZL001");
+        assertThatThrownBy(() -> compiler.compile(classifier.classify("no task")))
+                .hasMessageContaining("ZL001");
     }
 }

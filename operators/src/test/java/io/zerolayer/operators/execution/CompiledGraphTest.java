@@ -22,13 +22,14 @@ class CompiledGraphTest {
     private static final StructureClassifier CLASSIFIER = new StructureClassifier();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String CONTRACT = "<contract>"
-            + "<section:payment>The Buyer shall pay all invoices within thirty days of receipt. Late payments accrue "
-            + "interest at two percent per month.</section>"
-            + "<section:termination>Either party may terminate this agreement with ninety days written notice. "
-            + "Termination does not release the Buyer from unpaid invoices.</section>"
-            + "<section:liability>The Supplier's liability is limited to the fees paid in the preceding twelve months. "
-            + "Neither party is liable for indirect damages.</section></contract>";
+    private static final String CONTRACT =
+            "<contract><section:payment>The Buyer shall pay all invoices within thirty days of"
+                + " receipt. Late payments accrue interest at two percent per"
+                + " month.</section><section:termination>Either party may terminate this agreement"
+                + " with ninety days written notice. Termination does not release the Buyer from"
+                + " unpaid invoices.</section><section:liability>The Supplier's liability is"
+                + " limited to the fees paid in the preceding twelve months. Neither party is"
+                + " liable for indirect damages.</section></contract>";
 
     @BeforeAll
     static void open() {
@@ -50,8 +51,10 @@ class CompiledGraphTest {
 
     @Test
     void answerReturnsThePassageThatAnswersTheQuestionWithItsOffsets() throws Exception {
-        String prompt = "<task:answer><output_format:json><question>How much notice is needed to end the agreement?</question>"
-                + CONTRACT;
+        String prompt =
+                "<task:answer><output_format:json><question>How much notice is needed to end the"
+                        + " agreement?</question>"
+                        + CONTRACT;
         GraphRun run = run(prompt);
         JsonNode answer = JSON.readTree(run.output());
         assertThat(answer.get("passage").asText()).contains("ninety days written notice");
@@ -76,9 +79,10 @@ class CompiledGraphTest {
 
     @Test
     void classificationRanksTheMatchingLabelFirst() throws Exception {
-        String prompt = "<task:classify><output_format:json><labels>shipping delay, refund request, password reset</labels>"
-                + "<ticket>I returned the headphones two weeks ago and still have not got my money back. "
-                + "Please give me a refund.</ticket>";
+        String prompt =
+                "<task:classify><output_format:json><labels>shipping delay, refund request,"
+                    + " password reset</labels><ticket>I returned the headphones two weeks ago and"
+                    + " still have not got my money back. Please give me a refund.</ticket>";
         JsonNode result = JSON.readTree(run(prompt).output());
         assertThat(result.get("label").asText()).isEqualTo("refund request");
         double total = 0;
@@ -90,23 +94,32 @@ class CompiledGraphTest {
 
     @Test
     void contractClauseIsClassifiedByWhatItRegulates() throws Exception {
-        String prompt = "<task:classify><output_format:json><labels>limitation of liability, confidentiality, payment terms, "
-                + "termination rights</labels><clause>Each party shall keep the other party's Confidential Information secret, "
-                + "use it only to perform this Agreement, and disclose it only to employees who need to know it. These "
-                + "obligations survive for five years after termination.</clause>";
-        assertThat(JSON.readTree(run(prompt).output()).get("label").asText()).isEqualTo("confidentiality");
+        String prompt =
+                "<task:classify><output_format:json><labels>limitation of liability,"
+                    + " confidentiality, payment terms, termination rights</labels><clause>Each"
+                    + " party shall keep the other party's Confidential Information secret, use it"
+                    + " only to perform this Agreement, and disclose it only to employees who need"
+                    + " to know it. These obligations survive for five years after"
+                    + " termination.</clause>";
+        assertThat(JSON.readTree(run(prompt).output()).get("label").asText())
+                .isEqualTo("confidentiality");
     }
 
     @Test
     void embeddingIsAUnitVectorAndEveryNodeIsAccountedFor() throws Exception {
-        GraphRun run = run("<task:embed><output_format:json><note>Warm graphs avoid recompilation.</note>");
+        GraphRun run =
+                run(
+                        "<task:embed><output_format:json><note>Warm graphs avoid"
+                                + " recompilation.</note>");
         JsonNode result = JSON.readTree(run.output());
         double norm = 0;
         for (JsonNode x : result.get("vector")) {
             norm += x.asDouble() * x.asDouble();
         }
         assertThat(norm).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
-        assertThat(run.nodeRuns()).extracting(NodeRun::kind).containsExactly("tokenize", "chunk", "encode", "pool", "decode");
+        assertThat(run.nodeRuns())
+                .extracting(NodeRun::kind)
+                .containsExactly("tokenize", "chunk", "encode", "pool", "decode");
         NodeRun encode = run.nodeRuns().get(2);
         assertThat(encode.flops()).isPositive();
         assertThat(encode.tokens()).isEqualTo(run.nodeRuns().get(1).tokens() + 2);
@@ -129,7 +142,8 @@ class CompiledGraphTest {
         ClassifiedPrompt a = CLASSIFIER.classify("<task:embed><section:a>x</section>");
         ClassifiedPrompt b = CLASSIFIER.classify("<task:embed><section:b>x</section>");
         CompiledGraph graph = new CompiledGraph(compiler.compile(a), encoders);
-        assertThatThrownBy(() -> graph.execute(b.parsed())).hasMessageContaining("do not match graph");
+        assertThatThrownBy(() -> graph.execute(b.parsed()))
+                .hasMessageContaining("do not match graph");
         assertThat(List.of(graph.plan().graphId())).doesNotContain(compiler.graphId(b));
     }
 }

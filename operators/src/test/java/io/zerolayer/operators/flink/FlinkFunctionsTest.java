@@ -24,11 +24,17 @@ import org.junit.jupiter.api.Test;
 
 /** Operator-harness tests of the two functions between the Kafka source and the sinks. */
 class FlinkFunctionsTest {
-    private static final SingleObjectCodec<AnalysisRequest> CODEC = SingleObjectCodec.of(AnalysisRequest.class);
+    private static final SingleObjectCodec<AnalysisRequest> CODEC =
+            SingleObjectCodec.of(AnalysisRequest.class);
 
     static AnalysisRequest request(String id, String prompt) {
-        return AnalysisRequest.newBuilder().setRequestId(id).setTenantId("t").setPrompt(prompt)
-                .setSubmittedAt(Instant.now()).setAttributes(Map.of()).build();
+        return AnalysisRequest.newBuilder()
+                .setRequestId(id)
+                .setTenantId("t")
+                .setPrompt(prompt)
+                .setSubmittedAt(Instant.now())
+                .setAttributes(Map.of())
+                .build();
     }
 
     static RawRecord raw(byte[] value, String... headers) {
@@ -49,13 +55,25 @@ class FlinkFunctionsTest {
     @Test
     void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
-                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
-            h.processElement(raw(CODEC.encode(request("ok", "<task:embed> text")), ZeroLayerHeaders.CORRELATION_ID, "c-1",
-                    ZeroLayerHeaders.REPLY_TOPIC, "my-replies"), 0);
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new DecodeAndClassifyFunction("cpu-generic"))) {
+            h.processElement(
+                    raw(
+                            CODEC.encode(request("ok", "<task:embed> text")),
+                            ZeroLayerHeaders.CORRELATION_ID,
+                            "c-1",
+                            ZeroLayerHeaders.REPLY_TOPIC,
+                            "my-replies"),
+                    0);
             h.processElement(raw(CODEC.encode(request("bad", "<task:embedd> text"))), 0);
             h.processElement(raw(new byte[] {1, 2, 3}), 0);
-            h.processElement(raw("{\"requestId\":\"j\",\"tenantId\":\"t\",\"prompt\":\"<task:embed> x\"}".getBytes(),
-                    ZeroLayerHeaders.CONTENT_TYPE, "application/json"), 0);
+            h.processElement(
+                    raw(
+                            "{\"requestId\":\"j\",\"tenantId\":\"t\",\"prompt\":\"<task:embed> x\"}"
+                                    .getBytes(),
+                            ZeroLayerHeaders.CONTENT_TYPE,
+                            "application/json"),
+                    0);
 
             List<RoutedRequest> routed = h.extractOutputValues();
             assertThat(routed).extracting(r -> r.request.getRequestId()).containsExactly("ok", "j");
@@ -66,17 +84,31 @@ class FlinkFunctionsTest {
             assertThat(routed.get(1).route.json).isTrue();
             assertThat(routed.get(1).graphId).isEqualTo(ok.graphId); // same structure, JSON or Avro
 
-            List<Reply> rejections = h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream().map(StreamRecord::getValue).toList();
-            assertThat(rejections).singleElement().satisfies(r -> {
-                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.REJECTED);
-                assertThat(r.response.getDiagnostics().get(0).getHint()).contains("<task:embed>");
-            });
-            List<DeadLetter> dead = h.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS).stream().map(StreamRecord::getValue).toList();
-            assertThat(dead).singleElement().satisfies(d -> {
-                assertThat(d.original.value).containsExactly(1, 2, 3);
-                assertThat(d.original.offset).isEqualTo(42);
-                assertThat(d.exceptionClass).endsWith("UndecodableRecordException");
-            });
+            List<Reply> rejections =
+                    h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+            assertThat(rejections)
+                    .singleElement()
+                    .satisfies(
+                            r -> {
+                                assertThat(r.response.getStatus())
+                                        .isEqualTo(ResponseStatus.REJECTED);
+                                assertThat(r.response.getDiagnostics().get(0).getHint())
+                                        .contains("<task:embed>");
+                            });
+            List<DeadLetter> dead =
+                    h.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+            assertThat(dead)
+                    .singleElement()
+                    .satisfies(
+                            d -> {
+                                assertThat(d.original.value).containsExactly(1, 2, 3);
+                                assertThat(d.original.offset).isEqualTo(42);
+                                assertThat(d.exceptionClass).endsWith("UndecodableRecordException");
+                            });
         }
     }
 
@@ -85,36 +117,63 @@ class FlinkFunctionsTest {
         GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 2, 1);
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
-                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
-            String[] prompts = {"<task:embed> first text", "<task:embed> second, different text",
-                    "<task:summarize> One sentence. Another one.", "<task:embed> third"};
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new DecodeAndClassifyFunction("cpu-generic"))) {
+            String[] prompts = {
+                "<task:embed> first text",
+                "<task:embed> second, different text",
+                "<task:summarize> One sentence. Another one.",
+                "<task:embed> third"
+            };
             for (int i = 0; i < prompts.length; i++) {
                 classify.processElement(raw(CODEC.encode(request("r" + i, prompts[i]))), 0);
             }
             inputs.addAll(classify.extractOutputValues());
         }
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
             h.open();
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
             }
             List<Reply> replies = h.extractOutputValues();
-            assertThat(replies).extracting(r -> r.response.getStatus()).containsOnly(ResponseStatus.OK);
-            assertThat(replies.stream().filter(r -> r.response.getTimings().getCompileMicros() > 0)).hasSize(2);
+            assertThat(replies)
+                    .extracting(r -> r.response.getStatus())
+                    .containsOnly(ResponseStatus.OK);
+            assertThat(replies.stream().filter(r -> r.response.getTimings().getCompileMicros() > 0))
+                    .hasSize(2);
 
-            List<ExecutionGraph> graphs = h.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS).stream().map(StreamRecord::getValue).toList();
-            assertThat(graphs).extracting(ExecutionGraph::getTask).containsExactly("embed", "summarize");
+            List<ExecutionGraph> graphs =
+                    h.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+            assertThat(graphs)
+                    .extracting(ExecutionGraph::getTask)
+                    .containsExactly("embed", "summarize");
             assertThat(fn.warmGraphIds()).hasSize(2);
 
-            List<KernelCostRecord> costs = h.getSideOutput(GraphExecutorFunction.COST_RECORDS).stream().map(StreamRecord::getValue).toList();
-            Map<String, Long> perRequest = costs.stream().collect(Collectors.groupingBy(KernelCostRecord::getRequestId, Collectors.counting()));
+            List<KernelCostRecord> costs =
+                    h.getSideOutput(GraphExecutorFunction.COST_RECORDS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+            Map<String, Long> perRequest =
+                    costs.stream()
+                            .collect(
+                                    Collectors.groupingBy(
+                                            KernelCostRecord::getRequestId, Collectors.counting()));
             assertThat(perRequest).containsEntry("r0", 5L).containsEntry("r2", 5L).hasSize(4);
             assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
-            KernelCostRecord encode = costs.stream().filter(c -> c.getKernel().equals("encode")).findFirst().orElseThrow();
-            assertThat(encode.getRecordId()).isEqualTo(encode.getRequestId() + "/" + encode.getGraphId() + "/encode");
+            KernelCostRecord encode =
+                    costs.stream()
+                            .filter(c -> c.getKernel().equals("encode"))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(encode.getRecordId())
+                    .isEqualTo(encode.getRequestId() + "/" + encode.getGraphId() + "/encode");
             assertThat(encode.getFlops()).isPositive();
-            assertThat(encode.getPcieBytes()).isNull(); // CPU: nothing crosses PCIe, so nothing is invented
+            assertThat(encode.getPcieBytes())
+                    .isNull(); // CPU: nothing crosses PCIe, so nothing is invented
             replies.forEach(r -> assertThat(r.response.getCost().getKernels()).isEqualTo(5));
         }
     }
@@ -123,22 +182,34 @@ class FlinkFunctionsTest {
     void warmGraphsAreBoundedAndTheLeastRecentlyUsedIsEvicted() throws Exception {
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
-                ProcessFunctionTestHarnesses.forProcessFunction(new DecodeAndClassifyFunction("cpu-generic"))) {
-            String[] prompts = {"<task:embed> a", "<task:summarize> b.", "<task:embed> c", "<task:summarize> d.", "<task:summarize> e."};
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new DecodeAndClassifyFunction("cpu-generic"))) {
+            String[] prompts = {
+                "<task:embed> a",
+                "<task:summarize> b.",
+                "<task:embed> c",
+                "<task:summarize> d.",
+                "<task:summarize> e."
+            };
             for (int i = 0; i < prompts.length; i++) {
                 classify.processElement(raw(CODEC.encode(request("r" + i, prompts[i]))), 0);
             }
             inputs.addAll(classify.extractOutputValues());
         }
         GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 1, 1);
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
             h.open();
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
             }
-            // capacity 1: embed, summarize, embed, summarize each evict the other; the last summarize is warm
-            List<Long> compiles = h.extractOutputValues().stream().map(r -> r.response.getTimings().getCompileMicros()).toList();
+            // capacity 1: embed, summarize, embed, summarize each evict the other; the last
+            // summarize is warm
+            List<Long> compiles =
+                    h.extractOutputValues().stream()
+                            .map(r -> r.response.getTimings().getCompileMicros())
+                            .toList();
             assertThat(compiles.subList(0, 4)).allMatch(c -> c > 0);
             assertThat(compiles.get(4)).isZero();
             assertThat(fn.warmGraphIds()).containsExactly(inputs.get(4).graphId);
@@ -152,14 +223,21 @@ class FlinkFunctionsTest {
         in.request.setDeadline(Instant.now().minusSeconds(1));
         in.graphId = "g";
         in.route = new ReplyRoute();
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(new GraphExecutorFunction("cpu-generic", 4, 1)), r -> r.graphId, Types.STRING)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new GraphExecutorFunction("cpu-generic", 4, 1)),
+                        r -> r.graphId,
+                        Types.STRING)) {
             h.open();
             h.processElement(in, 0);
-            assertThat(h.extractOutputValues()).singleElement().satisfies(r -> {
-                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.FAILED);
-                assertThat(r.response.getDiagnostics().get(0).getCode()).isEqualTo("ZL090");
-            });
+            assertThat(h.extractOutputValues())
+                    .singleElement()
+                    .satisfies(
+                            r -> {
+                                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.FAILED);
+                                assertThat(r.response.getDiagnostics().get(0).getCode())
+                                        .isEqualTo("ZL090");
+                            });
         }
     }
 }

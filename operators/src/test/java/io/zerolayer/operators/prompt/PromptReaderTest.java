@@ -8,14 +8,21 @@ class PromptReaderTest {
 
     @Test
     void readsAllTagFormsIntoATree() {
-        ParsedPrompt p = PromptReader.read("<task:summarize><output_format:json>\n"
-                + "<document format=\"pdf\" source='upload'><section:abstract>We study X.</section>"
-                + "<figure:3/><section:methods>Y was done.</section></document>");
+        ParsedPrompt p =
+                PromptReader.read(
+                        "<task:summarize><output_format:json>\n"
+                            + "<document format=\"pdf\" source='upload'><section:abstract>We study"
+                            + " X.</section><figure:3/><section:methods>Y was"
+                            + " done.</section></document>");
         assertThat(p.problems()).isEmpty();
         TagNode document = p.firstTag("document");
-        assertThat(document.attributes()).containsEntry("format", "pdf").containsEntry("source", "upload");
+        assertThat(document.attributes())
+                .containsEntry("format", "pdf")
+                .containsEntry("source", "upload");
         assertThat(document.closed()).isTrue();
-        assertThat(p.tagsNamed("section")).extracting(TagNode::value).containsExactly("abstract", "methods");
+        assertThat(p.tagsNamed("section"))
+                .extracting(TagNode::value)
+                .containsExactly("abstract", "methods");
         assertThat(p.firstTag("figure").value()).isEqualTo("3");
         assertThat(p.firstTag("task").value()).isEqualTo("summarize");
         assertThat(p.firstTag("section").text()).isEqualTo("We study X.");
@@ -43,7 +50,8 @@ class PromptReaderTest {
         String prompt = "<task:embed>\n<section:a>alpha</section> beta";
         ParsedPrompt p = PromptReader.read(prompt);
         TextNode alpha = (TextNode) p.firstTag("section").children().get(0);
-        assertThat(prompt.substring(alpha.offset(), alpha.offset() + alpha.text().length())).isEqualTo("alpha");
+        assertThat(prompt.substring(alpha.offset(), alpha.offset() + alpha.text().length()))
+                .isEqualTo("alpha");
         assertThat(alpha.line()).isEqualTo(2);
         assertThat(alpha.column()).isEqualTo(12);
     }
@@ -51,10 +59,13 @@ class PromptReaderTest {
     @Test
     void strayCloseTagIsReportedWithItsPosition() {
         ParsedPrompt p = PromptReader.read("<task:embed>text\n  </section>");
-        assertThat(p.problems()).singleElement().satisfies(problem -> {
-            assertThat(problem.code()).isEqualTo("ZL002");
-            assertThat(problem.line()).isEqualTo(2);
-            assertThat(problem.column()).isEqualTo(3);
-        });
+        assertThat(p.problems())
+                .singleElement()
+                .satisfies(
+                        problem -> {
+                            assertThat(problem.code()).isEqualTo("ZL002");
+                            assertThat(problem.line()).isEqualTo(2);
+                            assertThat(problem.column()).isEqualTo(3);
+                        });
     }
 }

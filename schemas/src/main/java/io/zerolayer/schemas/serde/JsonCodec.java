@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Plain JSON form of requests and responses, for clients without Avro (kcat, the console
- * producer). Field names are the Avro ones; instants are epoch milliseconds or ISO-8601 strings.
+ * Plain JSON form of requests and responses, for clients without Avro (kcat, the console producer).
+ * Field names are the Avro ones; instants are epoch milliseconds or ISO-8601 strings.
  *
  * <pre>{@code {"requestId":"r1","tenantId":"acme","prompt":"<task:summarize> ..."}}</pre>
  */
@@ -41,7 +41,8 @@ public final class JsonCodec {
             throw new UndecodableRecordException("Not valid JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
-            throw new UndecodableRecordException("A JSON request must be an object with requestId, tenantId and prompt");
+            throw new UndecodableRecordException(
+                    "A JSON request must be an object with requestId, tenantId and prompt");
         }
         Map<String, String> attributes = new LinkedHashMap<>();
         JsonNode attrs = root.path("attributes");
@@ -53,7 +54,10 @@ public final class JsonCodec {
                 .setTenantId(requiredText(root, "tenantId"))
                 .setPrompt(requiredText(root, "prompt"))
                 .setSubmittedAt(instant(root.get("submittedAt"), "submittedAt", now))
-                .setDeadline(root.hasNonNull("deadline") ? instant(root.get("deadline"), "deadline", null) : null)
+                .setDeadline(
+                        root.hasNonNull("deadline")
+                                ? instant(root.get("deadline"), "deadline", null)
+                                : null)
                 .setAttributes(attributes)
                 .build();
     }
@@ -123,36 +127,58 @@ public final class JsonCodec {
             JsonNode root = MAPPER.readTree(bytes);
             List<Diagnostic> diagnostics = new ArrayList<>();
             for (JsonNode d : root.path("diagnostics")) {
-                diagnostics.add(new Diagnostic(d.path("code").asText(), d.path("severity").asText(),
-                        d.path("line").asInt(), d.path("column").asInt(), d.path("message").asText(),
-                        d.hasNonNull("hint") ? d.get("hint").asText() : null));
+                diagnostics.add(
+                        new Diagnostic(
+                                d.path("code").asText(),
+                                d.path("severity").asText(),
+                                d.path("line").asInt(),
+                                d.path("column").asInt(),
+                                d.path("message").asText(),
+                                d.hasNonNull("hint") ? d.get("hint").asText() : null));
             }
             JsonNode t = root.path("timings");
             JsonNode c = root.path("cost");
             JsonNode result = root.get("result");
             Map<String, String> attributes = new LinkedHashMap<>();
-            root.path("attributes").fields().forEachRemaining(e -> attributes.put(e.getKey(), e.getValue().asText()));
+            root.path("attributes")
+                    .fields()
+                    .forEachRemaining(e -> attributes.put(e.getKey(), e.getValue().asText()));
             return AnalysisResponse.newBuilder()
                     .setRequestId(root.path("requestId").asText())
                     .setTenantId(root.path("tenantId").asText())
                     .setGraphId(textOrNull(root, "graphId"))
                     .setStatus(ResponseStatus.valueOf(root.path("status").asText()))
-                    .setFidelity(root.hasNonNull("fidelity") ? Fidelity.valueOf(root.get("fidelity").asText()) : null)
+                    .setFidelity(
+                            root.hasNonNull("fidelity")
+                                    ? Fidelity.valueOf(root.get("fidelity").asText())
+                                    : null)
                     .setTask(textOrNull(root, "task"))
                     .setOutputFormat(textOrNull(root, "outputFormat"))
-                    .setOutput(result == null || result.isNull() ? null
-                            : result.isTextual() ? result.asText() : MAPPER.writeValueAsString(result))
+                    .setOutput(
+                            result == null || result.isNull()
+                                    ? null
+                                    : result.isTextual()
+                                            ? result.asText()
+                                            : MAPPER.writeValueAsString(result))
                     .setDiagnostics(diagnostics)
-                    .setTimings(new Timings(Instant.ofEpochMilli(t.path("submittedAt").asLong()),
-                            Instant.ofEpochMilli(t.path("completedAt").asLong()), t.path("classifyMicros").asLong(),
-                            t.path("compileMicros").asLong(), t.path("executeMicros").asLong()))
-                    .setCost(new CostTotal(c.path("kernels").asInt(), c.path("kernelNanos").asLong(),
-                            c.hasNonNull("flops") ? c.get("flops").asLong() : null,
-                            c.hasNonNull("nanoUsd") ? c.get("nanoUsd").asLong() : null))
+                    .setTimings(
+                            new Timings(
+                                    Instant.ofEpochMilli(t.path("submittedAt").asLong()),
+                                    Instant.ofEpochMilli(t.path("completedAt").asLong()),
+                                    t.path("classifyMicros").asLong(),
+                                    t.path("compileMicros").asLong(),
+                                    t.path("executeMicros").asLong()))
+                    .setCost(
+                            new CostTotal(
+                                    c.path("kernels").asInt(),
+                                    c.path("kernelNanos").asLong(),
+                                    c.hasNonNull("flops") ? c.get("flops").asLong() : null,
+                                    c.hasNonNull("nanoUsd") ? c.get("nanoUsd").asLong() : null))
                     .setAttributes(attributes)
                     .build();
         } catch (IOException | IllegalArgumentException e) {
-            throw new UndecodableRecordException("Not a JSON AnalysisResponse: " + e.getMessage(), e);
+            throw new UndecodableRecordException(
+                    "Not a JSON AnalysisResponse: " + e.getMessage(), e);
         }
     }
 
@@ -179,7 +205,12 @@ public final class JsonCodec {
             return Instant.parse(node.asText());
         } catch (DateTimeParseException e) {
             throw new UndecodableRecordException(
-                    "JSON field '" + field + "' must be epoch milliseconds or ISO-8601, got '" + node.asText() + "'", e);
+                    "JSON field '"
+                            + field
+                            + "' must be epoch milliseconds or ISO-8601, got '"
+                            + node.asText()
+                            + "'",
+                    e);
         }
     }
 

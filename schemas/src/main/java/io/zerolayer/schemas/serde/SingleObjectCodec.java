@@ -83,8 +83,8 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
     /**
      * Decodes one message.
      *
-     * @throws UndecodableRecordException naming what is wrong with the bytes: empty, not single-object
-     *     encoded, an unknown schema fingerprint, or a truncated or corrupt body
+     * @throws UndecodableRecordException naming what is wrong with the bytes: empty, not
+     *     single-object encoded, an unknown schema fingerprint, or a truncated or corrupt body
      */
     public T decode(byte[] bytes) {
         if (bytes == null || bytes.length == 0) {
@@ -95,18 +95,32 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
             return decoder.decode(bytes);
         } catch (MissingSchemaException e) {
             throw new UndecodableRecordException(
-                    "Unknown schema fingerprint in " + type.getSimpleName()
+                    "Unknown schema fingerprint in "
+                            + type.getSimpleName()
                             + " record: the writer used a schema this reader was never given ("
-                            + e.getMessage() + ")", e);
+                            + e.getMessage()
+                            + ")",
+                    e);
         } catch (BadHeaderException e) {
             throw new UndecodableRecordException(
-                    "Not an Avro single-object encoded " + type.getSimpleName()
-                            + " (expected magic bytes C3 01): " + e.getMessage(), e);
-        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException
-                | NegativeArraySizeException | ClassCastException e) {
+                    "Not an Avro single-object encoded "
+                            + type.getSimpleName()
+                            + " (expected magic bytes C3 01): "
+                            + e.getMessage(),
+                    e);
+        } catch (IOException
+                | AvroRuntimeException
+                | IndexOutOfBoundsException
+                | NegativeArraySizeException
+                | ClassCastException e) {
             throw new UndecodableRecordException(
-                    "Truncated or corrupt " + type.getSimpleName() + " record (" + bytes.length
-                            + " bytes): " + e, e);
+                    "Truncated or corrupt "
+                            + type.getSimpleName()
+                            + " record ("
+                            + bytes.length
+                            + " bytes): "
+                            + e,
+                    e);
         }
     }
 
@@ -127,7 +141,8 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
                 try (InputStream in =
                         SingleObjectCodec.class.getResourceAsStream("/avro-history/" + line)) {
                     if (in == null) {
-                        throw new IllegalStateException("avro-history/index.txt names missing " + line);
+                        throw new IllegalStateException(
+                                "avro-history/index.txt names missing " + line);
                     }
                     Schema older = new Schema.Parser().parse(in);
                     if (older.getFullName().equals(fullName)) {

@@ -59,11 +59,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
     public void send(String topic, byte[] key, byte[] value, Object... headers) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key, value);
             for (int i = 0; i < headers.length; i += 2) {
                 Object v = headers[i + 1];
-                record.headers().add((String) headers[i], v instanceof byte[] b ? b : v.toString().getBytes(StandardCharsets.UTF_8));
+                record.headers()
+                        .add(
+                                (String) headers[i],
+                                v instanceof byte[] b
+                                        ? b
+                                        : v.toString().getBytes(StandardCharsets.UTF_8));
             }
             producer.send(record);
         }
@@ -73,18 +79,25 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
      * Reads {@code topic} from the start ({@code read_committed}) until {@code count} records came
      * or the timeout passed, then keeps reading for {@code settle} to catch any extra record.
      */
-    public List<ConsumerRecord<byte[], byte[]>> read(String topic, int count, Duration timeout, Duration settle) {
+    public List<ConsumerRecord<byte[], byte[]>> read(
+            String topic, int count, Duration timeout, Duration settle) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.isEmpty() && System.nanoTime() < deadline) {
-                Map<String, List<org.apache.kafka.common.PartitionInfo>> topics = consumer.listTopics(Duration.ofSeconds(5));
+                Map<String, List<org.apache.kafka.common.PartitionInfo>> topics =
+                        consumer.listTopics(Duration.ofSeconds(5));
                 if (topics.containsKey(topic)) {
-                    topics.get(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+                    topics.get(topic)
+                            .forEach(
+                                    info ->
+                                            partitions.add(
+                                                    new TopicPartition(topic, info.partition())));
                 }
             }
             consumer.assign(partitions);
