@@ -77,6 +77,7 @@ public final class ZeroLayerClient implements AutoCloseable {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(64 << 20));
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
 
         Properties c = new Properties();

@@ -92,6 +92,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("group.initial.rebalance.delay.ms", "0");
             props.put("auto.create.topics.enable", "true");
             props.put("num.partitions", "1");
+            // room for large prompts (the contracts allow 32 MiB) and their dead letters
+            props.put("message.max.bytes", String.valueOf(64 << 20));
+            props.put("replica.fetch.max.bytes", String.valueOf(64 << 20));
             props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
             KafkaConfig config = KafkaConfig.fromProps(props, false);
 

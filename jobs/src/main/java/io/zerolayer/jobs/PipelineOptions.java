@@ -1,8 +1,10 @@
 package io.zerolayer.jobs;
 
 import java.time.Duration;
+import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /** Every setting of the streaming job, with its default; set them in config.yaml or on the CLI. */
 public final class PipelineOptions {
@@ -98,4 +100,36 @@ public final class PipelineOptions {
                     .withDescription(
                             "ONNX Runtime threads per session; one per slot keeps slots from"
                                     + " fighting for cores.");
+
+    public static final ConfigOption<String> CONTRACTS_FILE =
+            ConfigOptions.key("zerolayer.contracts.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Task contracts (tasks.yaml) to check requests against; the copy of"
+                                    + " flink-conf/tasks.yaml built into the jar when unset.");
+
+    public static final ConfigOption<String> SAFE_MODE_POLICY =
+            ConfigOptions.key("zerolayer.safe-mode.policy")
+                    .stringType()
+                    .defaultValue("degrade")
+                    .withDescription(
+                            "What happens to prompts with abnormal structure: degrade (answer with"
+                                    + " the SAFE graph, fidelity SAFE_MODE) or strict (reject).");
+
+    public static final ConfigOption<Map<String, String>> TENANT_SAFE_MODE_POLICIES =
+            ConfigOptions.key("zerolayer.safe-mode.tenant-policies")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription(
+                            "Per-tenant safe-mode policy, e.g. 'acme:strict,beta:degrade'.");
+
+    public static final ConfigOption<MemorySize> MAX_RECORD_SIZE =
+            ConfigOptions.key("zerolayer.kafka.max-record-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64mb"))
+                    .withDescription(
+                            "Largest record the sinks may write (max.request.size): a dead letter"
+                                + " carries the original bytes, so it must fit the largest request."
+                                + " The topics' max.message.bytes must allow it too.");
 }

@@ -1,5 +1,7 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
@@ -11,6 +13,7 @@ import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
+import java.nio.file.Path;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -49,6 +52,13 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        // Parsed here so a broken tasks.yaml fails the submission, not the running job; the
+        // operators get its text and parse it again in open().
+        String contracts = contracts(conf).source();
+        SafeModePolicy policy =
+                new SafeModePolicy(
+                        conf.get(PipelineOptions.SAFE_MODE_POLICY),
+                        conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES));
 
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
@@ -65,7 +75,7 @@ public final class StreamingJob {
                         .uid("requests-source");
 
         SingleOutputStreamOperator<RoutedRequest> routed =
-                raw.process(new DecodeAndClassifyFunction(hardwareProfile))
+                raw.process(new DecodeAndClassifyFunction(contracts, hardwareProfile, policy))
                         .uid("decode-classify")
                         .name("decode + classify + graph id");
 
@@ -73,6 +83,7 @@ public final class StreamingJob {
                 routed.keyBy(r -> r.graphId)
                         .process(
                                 new GraphExecutorFunction(
+                                        contracts,
                                         hardwareProfile,
                                         conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
                                         conf.get(PipelineOptions.INTRA_OP_THREADS)))
@@ -139,6 +150,16 @@ public final class StreamingJob {
                 .setProperty(
                         "transaction.timeout.ms",
                         String.valueOf(conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
+                .setProperty(
+                        "max.request.size",
+                        String.valueOf(conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
                 .build();
+    }
+
+    /** The task contracts the job checks requests against. */
+    public static TaskContracts contracts(Configuration conf) {
+        return conf.getOptional(PipelineOptions.CONTRACTS_FILE)
+                .map(file -> TaskContracts.load(Path.of(file)))
+                .orElseGet(TaskContracts::builtIn);
     }
 }

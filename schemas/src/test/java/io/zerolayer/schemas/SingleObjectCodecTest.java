@@ -84,4 +84,21 @@ class SingleObjectCodecTest {
                 .isInstanceOf(UndecodableRecordException.class)
                 .hasMessageContaining("Truncated");
     }
+
+    @Test
+    void invalidUtf8InAStringIsRefusedButARealReplacementCharacterIsKept() {
+        AnalysisRequest withFffd = request();
+        withFffd.setPrompt("<task:embed> a \uFFFD is fine when it was sent");
+        assertThat(codec.decode(codec.encode(withFffd)).getPrompt()).contains("\uFFFD");
+
+        AnalysisRequest marker = request();
+        marker.setPrompt("<task:embed> XYZ");
+        byte[] bytes = codec.encode(marker);
+        String latin = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = latin.indexOf("XYZ");
+        bytes[at] = (byte) 0xC3; // a lead byte followed by 'Y': not UTF-8
+        assertThatThrownBy(() -> codec.decode(bytes))
+                .isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("Invalid UTF-8");
+    }
 }

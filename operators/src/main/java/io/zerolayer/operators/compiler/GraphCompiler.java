@@ -3,10 +3,12 @@ package io.zerolayer.operators.compiler;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
+import io.zerolayer.operators.structure.StructureSignature;
 import io.zerolayer.schemas.Fidelity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns a classified prompt's structure into a static execution graph:
@@ -15,10 +17,14 @@ import java.util.Map;
  * tokenize → chunk/&lt;scope&gt; (one per section, plus body) → encode → pool → decode/&lt;task&gt;
  * </pre>
  *
- * Every decision here uses only structural facts (scopes, size buckets, task), so the graph is a
- * function of the graph id. The model is chosen per encode node: tasks whose product is the vector
- * or a single passage (embed, answer) get fp32; summarize and classify over long documents (a text
- * run of 2048 chars or more) get int8, which runs about twice as fast on CPU at a small loss.
+ * Every decision here uses only structural facts (scopes, size buckets, the task's decoder), so the
+ * graph is a function of the graph id. The model is chosen per encode node: decoders whose product
+ * is the vector or a passage (embed, answer) get fp32; the others get int8 once a text run reaches
+ * 2048 chars, where int8 runs about twice as fast on CPU at a small loss.
+ *
+ * <p>The SAFE graph ({@link #compileSafe()}) serves abnormal structures: the prompt as plain text,
+ * summarized extractively with the int8 encoder. It is compiled like any other graph and has its
+ * own id, from the signature {@value #SAFE_SIGNATURE}.
  */
 public final class GraphCompiler {
     /**
@@ -29,8 +35,17 @@ public final class GraphCompiler {
     /** Windows advance by this many tokens, so neighbours overlap by a quarter. */
     public static final int WINDOW_STRIDE = 96;
 
-    /** Size bucket from which summarize/classify switch to the int8 encoder. */
+    /** Size bucket from which throughput-oriented decoders switch to the int8 encoder. */
     static final int INT8_FROM_BUCKET = 5;
+
+    /** Signature of the SAFE graph; no prompt's signature can be equal to it (it is not a tag). */
+    public static final String SAFE_SIGNATURE = "#safe-mode";
+
+    /**
+     * Decoders that read sentences: the units a summary picks and labels or fields are weighed
+     * over.
+     */
+    private static final Set<String> SENTENCE_DECODERS = Set.of("summarize", "classify", "extract");
 
     private final GraphIdentity identity;
 
@@ -46,22 +61,66 @@ public final class GraphCompiler {
         return identity.graphId(prompt.signature());
     }
 
+    public String safeGraphId() {
+        return identity.graphId(new StructureSignature(SAFE_SIGNATURE));
+    }
+
     public ExecutionPlan compile(ClassifiedPrompt prompt) {
         if (!prompt.compiles()) {
             throw new IllegalArgumentException("Prompt does not compile: " + prompt.diagnostics());
         }
         DocumentContent content = DocumentContent.of(prompt.parsed());
-        String task = prompt.task();
-        List<PlanNode> nodes = new ArrayList<>();
-        String scopes = String.join(",", content.scopes().keySet());
-        nodes.add(new PlanNode("tokenize", "tokenize", null, List.of(), Map.of("scopes", scopes)));
+        String decoder = prompt.contract().decoder();
+        EncoderModel model =
+                decoder.equals("embed")
+                                || decoder.equals("answer")
+                                || content.maxSizeBucket() < INT8_FROM_BUCKET
+                        ? EncoderModel.MINILM_L6_V2_FP32
+                        : EncoderModel.MINILM_L6_V2_INT8;
+        return plan(
+                identity.graphId(prompt.signature()),
+                prompt.signature().canonical(),
+                prompt.task(),
+                decoder,
+                prompt.outputFormat(),
+                Fidelity.FULL,
+                List.copyOf(content.scopes().keySet()),
+                model);
+    }
 
-        // sentences are the units a summary picks and a label is weighed over; passages and vectors
-        // want context
-        String strategy =
-                task.equals("summarize") || task.equals("classify") ? "sentences" : "windows";
+    /** The SAFE graph: one body scope of plain text, extractive summary, int8, text output. */
+    public ExecutionPlan compileSafe() {
+        return plan(
+                safeGraphId(),
+                SAFE_SIGNATURE,
+                "summarize",
+                "summarize",
+                "text",
+                Fidelity.SAFE_MODE,
+                List.of("body"),
+                EncoderModel.MINILM_L6_V2_INT8);
+    }
+
+    private ExecutionPlan plan(
+            String graphId,
+            String signature,
+            String task,
+            String decoder,
+            String outputFormat,
+            Fidelity fidelity,
+            List<String> scopes,
+            EncoderModel model) {
+        List<PlanNode> nodes = new ArrayList<>();
+        nodes.add(
+                new PlanNode(
+                        "tokenize",
+                        "tokenize",
+                        null,
+                        List.of(),
+                        Map.of("scopes", String.join(",", scopes))));
+        String strategy = SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
         List<String> chunkIds = new ArrayList<>();
-        for (String scope : content.scopes().keySet()) {
+        for (String scope : scopes) {
             String id = "chunk/" + scope;
             chunkIds.add(id);
             nodes.add(
@@ -80,20 +139,13 @@ public final class GraphCompiler {
                                     "stride",
                                     String.valueOf(WINDOW_STRIDE))));
         }
-        EncoderModel model = chooseModel(task, content.maxSizeBucket());
-        String queries =
-                switch (task) {
-                    case "answer" -> "question";
-                    case "classify" -> "labels";
-                    default -> "none";
-                };
         nodes.add(
                 new PlanNode(
                         "encode",
                         "encode",
                         model.id(),
                         chunkIds,
-                        Map.of("queries", queries, "precision", model.precision())));
+                        Map.of("precision", model.precision())));
         nodes.add(
                 new PlanNode(
                         "pool",
@@ -103,23 +155,11 @@ public final class GraphCompiler {
                         Map.of("method", "mean", "normalize", "l2")));
         nodes.add(
                 new PlanNode(
-                        "decode/" + task, "decode", null, List.of("pool"), Map.of("task", task)));
-        return new ExecutionPlan(
-                identity.graphId(prompt.signature()),
-                prompt.signature().canonical(),
-                task,
-                prompt.outputFormat(),
-                Fidelity.FULL,
-                identity,
-                nodes);
-    }
-
-    static EncoderModel chooseModel(String task, int maxSizeBucket) {
-        if (task.equals("embed") || task.equals("answer")) {
-            return EncoderModel.MINILM_L6_V2_FP32;
-        }
-        return maxSizeBucket >= INT8_FROM_BUCKET
-                ? EncoderModel.MINILM_L6_V2_INT8
-                : EncoderModel.MINILM_L6_V2_FP32;
+                        "decode/" + task,
+                        "decode",
+                        null,
+                        List.of("pool"),
+                        Map.of("task", task, "decoder", decoder)));
+        return new ExecutionPlan(graphId, signature, task, outputFormat, fidelity, identity, nodes);
     }
 }

@@ -26,21 +26,19 @@ public record GraphIdentity(
         implements Serializable {
 
     /** Bumped whenever the compiler would emit a different graph for the same inputs. */
-    public static final String COMPILER_VERSION = "zlc-1";
-
-    /** Version of the built-in task contracts. */
-    public static final String CONTRACT_VERSION = "tasks-1";
+    public static final String COMPILER_VERSION = "zlc-2";
 
     public GraphIdentity {
         modelChecksums = new TreeMap<>(modelChecksums);
     }
 
     /**
-     * The identity of this JVM: shipped models, loaded ONNX Runtime, the given hardware profile.
+     * The identity of this JVM: the task contracts' version, shipped models, loaded ONNX Runtime
+     * and the given hardware profile.
      */
-    public static GraphIdentity current(String hardwareProfile) {
+    public static GraphIdentity current(String contractVersion, String hardwareProfile) {
         return new GraphIdentity(
-                CONTRACT_VERSION,
+                contractVersion,
                 COMPILER_VERSION,
                 SentenceEncoder.runtimeVersion(),
                 hardwareProfile,

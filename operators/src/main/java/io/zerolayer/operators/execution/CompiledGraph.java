@@ -45,7 +45,7 @@ public final class CompiledGraph {
                             Integer.parseInt(chunk.params().get("window")),
                             Integer.parseInt(chunk.params().get("stride"))));
         }
-        this.task = DocumentTask.forName(plan.task());
+        this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
     }
 
     public ExecutionPlan plan() {
@@ -63,7 +63,14 @@ public final class CompiledGraph {
      *     compiled for (a different structure reached this graph)
      */
     public GraphRun execute(ParsedPrompt prompt) {
-        DocumentContent content = DocumentContent.of(prompt);
+        return execute(prompt.source(), DocumentContent.of(prompt));
+    }
+
+    /**
+     * Runs the graph on content already extracted from {@code source} (the SAFE graph passes the
+     * prompt as plain text).
+     */
+    public GraphRun execute(String source, DocumentContent content) {
         if (!content.scopes().keySet().equals(chunkers.keySet())) {
             throw new IllegalArgumentException(
                     "Prompt scopes "
@@ -112,7 +119,7 @@ public final class CompiledGraph {
             for (TextRun run : scope.getValue()) {
                 for (Chunk c :
                         chunkers.get(scope.getKey())
-                                .chunk(scope.getKey(), prompt.source(), run, tokenized.get(run))) {
+                                .chunk(scope.getKey(), source, run, tokenized.get(run))) {
                     chunks.add(c);
                     tokens += c.tokenIds().length;
                 }

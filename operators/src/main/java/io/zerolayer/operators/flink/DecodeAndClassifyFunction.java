@@ -1,45 +1,76 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.PromptDiagnostic;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
  * Decodes a raw request (Avro single-object, or JSON when {@code content-type: application/json}),
- * classifies its structure and computes its graph id. Every input leaves as exactly one of: a
- * {@link RoutedRequest} (main output), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link
- * DeadLetter} ({@link #DEAD_LETTERS}).
+ * type-checks it against its task contract and computes its graph id. Every input leaves as exactly
+ * one of: a {@link RoutedRequest} (main output; to the SAFE graph when its structure is abnormal
+ * and the tenant's policy degrades), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link
+ * DeadLetter} ({@link #DEAD_LETTERS}). Counting holds: records in = routed + rejected + dead
+ * letters.
  */
 public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, RoutedRequest> {
     public static final OutputTag<Reply> REJECTIONS = new OutputTag<>("rejections") {};
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
+    private final String contractsYaml;
     private final String hardwareProfile;
+    private final SafeModePolicy policy;
     private transient SingleObjectCodec<AnalysisRequest> codec;
     private transient StructureClassifier classifier;
-    private transient GraphIdentity identity;
+    private transient GraphCompiler compiler;
+    private transient Counter recordsIn;
+    private transient Counter deadLetters;
+    private transient Counter rejected;
+    private transient Counter safeMode;
+    private transient MetricGroup rejectedByCode;
+    private transient Map<String, Counter> rejectedCodes;
 
-    public DecodeAndClassifyFunction(String hardwareProfile) {
+    public DecodeAndClassifyFunction(
+            String contractsYaml, String hardwareProfile, SafeModePolicy policy) {
+        this.contractsYaml = contractsYaml;
         this.hardwareProfile = hardwareProfile;
+        this.policy = policy;
     }
 
     @Override
     public void open(OpenContext context) {
         codec = SingleObjectCodec.of(AnalysisRequest.class);
-        classifier = new StructureClassifier();
-        identity = GraphIdentity.current(hardwareProfile);
+        TaskContracts contracts = TaskContracts.parse(contractsYaml);
+        classifier = new StructureClassifier(contracts);
+        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), hardwareProfile));
+        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        recordsIn = metrics.counter("requests_in_total");
+        deadLetters = metrics.counter("requests_dead_lettered_total");
+        rejected = metrics.counter("requests_rejected_total");
+        safeMode = metrics.counter("requests_safe_mode_total");
+        rejectedByCode = metrics.addGroup("rejected_by_code");
+        rejectedCodes = new HashMap<>();
     }
 
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<RoutedRequest> out) {
+        recordsIn.inc();
         long receivedAt = System.currentTimeMillis();
         ReplyRoute route = ReplyRoute.of(raw);
         AnalysisRequest request;
@@ -51,13 +82,43 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                                     Instant.ofEpochMilli(raw.timestamp))
                             : codec.decode(raw.value);
         } catch (RuntimeException e) {
+            deadLetters.inc();
             ctx.output(DEAD_LETTERS, new DeadLetter(raw, e));
             return;
         }
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
-        if (!classified.compiles()) {
+        RoutedRequest routed = new RoutedRequest();
+        if (classified.compiles()) {
+            routed.graphId = compiler.graphId(classified);
+        } else if (classified.abnormal() && policy.degrades(request.getTenantId())) {
+            safeMode.inc();
+            routed.safeMode = true;
+            routed.graphId = compiler.safeGraphId();
+            for (PromptDiagnostic d : classified.diagnostics()) {
+                // served anyway, so the problems are reported as warnings with the answer
+                routed.diagnostics.add(
+                        new Diagnostic(
+                                d.code(), "warning", d.line(), d.column(), d.message(), d.hint()));
+            }
+        } else {
+            rejected.inc();
+            classified.diagnostics().stream()
+                    .filter(PromptDiagnostic::isError)
+                    .map(PromptDiagnostic::code)
+                    .distinct()
+                    .forEach(
+                            code ->
+                                    rejectedCodes
+                                            .computeIfAbsent(
+                                                    code,
+                                                    c ->
+                                                            rejectedByCode
+                                                                    .addGroup("code", c)
+                                                                    .counter(
+                                                                            "requests_rejected_total"))
+                                            .inc());
             ctx.output(
                     REJECTIONS,
                     new Reply(
@@ -65,9 +126,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                             route));
             return;
         }
-        RoutedRequest routed = new RoutedRequest();
         routed.request = request;
-        routed.graphId = identity.graphId(classified.signature());
         routed.route = route;
         routed.classifyMicros = classifyMicros;
         routed.receivedAtMillis = receivedAt;

@@ -4,11 +4,14 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.contracts.DiagnosticCodes;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.NodeRun;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
@@ -40,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Outputs one {@link Reply} per request (OK, or FAILED with the reason), one {@link
  * KernelCostRecord} per executed node ({@link #COST_RECORDS}) and the descriptor of each graph it
- * compiles ({@link #GRAPH_DESCRIPTORS}).
+ * compiles ({@link #GRAPH_DESCRIPTORS}). Requests routed to the SAFE graph are answered with
+ * fidelity SAFE_MODE and the diagnostics that sent them there.
  */
 public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRequest, Reply> {
     private static final Logger LOG = LoggerFactory.getLogger(GraphExecutorFunction.class);
@@ -50,12 +54,14 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS =
             new OutputTag<>("graph-descriptors") {};
 
+    private final String contractsYaml;
     private final String hardwareProfile;
     private final int cacheCapacity;
     private final int intraOpThreads;
 
     private transient StructureClassifier classifier;
     private transient GraphCompiler compiler;
+    private transient int safeModeMaxChars;
     private transient EncoderPool encoders;
     private transient Map<String, CompiledGraph> warmGraphs;
     private transient Counter cacheHits;
@@ -63,11 +69,13 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     private transient Histogram compileTimeMs;
     private transient Histogram requestLatencyMs;
 
-    public GraphExecutorFunction(String hardwareProfile, int cacheCapacity, int intraOpThreads) {
+    public GraphExecutorFunction(
+            String contractsYaml, String hardwareProfile, int cacheCapacity, int intraOpThreads) {
         if (cacheCapacity < 1) {
             throw new IllegalArgumentException(
                     "Graph cache capacity must be at least 1, got " + cacheCapacity);
         }
+        this.contractsYaml = contractsYaml;
         this.hardwareProfile = hardwareProfile;
         this.cacheCapacity = cacheCapacity;
         this.intraOpThreads = intraOpThreads;
@@ -75,8 +83,10 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
 
     @Override
     public void open(OpenContext context) {
-        classifier = new StructureClassifier();
-        compiler = new GraphCompiler(GraphIdentity.current(hardwareProfile));
+        TaskContracts contracts = TaskContracts.parse(contractsYaml);
+        classifier = new StructureClassifier(contracts);
+        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), hardwareProfile));
+        safeModeMaxChars = contracts.limits().safeModeMaxChars();
         encoders = new EncoderPool(intraOpThreads);
         // Warm start: open every model's session now, so the first request of a graph pays only
         // for compiling it (graph_compile_time_ms), not for loading weights.
@@ -111,7 +121,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                             Responses.failed(
                                     request,
                                     in.graphId,
-                                    "ZL090",
+                                    DiagnosticCodes.DEADLINE_PASSED,
                                     "Deadline "
                                             + request.getDeadline()
                                             + " passed before the request ran",
@@ -119,23 +129,26 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                             in.route));
             return;
         }
-        ClassifiedPrompt classified = classifier.classify(request.getPrompt());
-        long compileMicros = 0;
-        CompiledGraph graph = warmGraphs.get(in.graphId);
         try {
+            ClassifiedPrompt classified =
+                    in.safeMode ? null : classifier.classify(request.getPrompt());
+            long compileMicros = 0;
+            CompiledGraph graph = warmGraphs.get(in.graphId);
             if (graph == null) {
                 long start = System.nanoTime();
-                ExecutionPlan plan = compiler.compile(classified);
+                ExecutionPlan plan =
+                        in.safeMode ? compiler.compileSafe() : compiler.compile(classified);
                 if (!plan.graphId().equals(in.graphId)) {
                     throw new IllegalStateException(
                             "Graph id mismatch: classified as "
                                     + in.graphId
                                     + ", compiled as "
                                     + plan.graphId()
-                                    + " (hardware profile or models differ between operators)");
+                                    + " (contracts, hardware profile or models differ between"
+                                    + " operators)");
                 }
                 graph = new CompiledGraph(plan, encoders);
-                compileMicros = (System.nanoTime() - start) / 1_000;
+                compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
                 warmGraphs.put(in.graphId, graph);
                 cacheMisses.inc();
                 compileTimeMs.update(compileMicros / 1_000);
@@ -150,17 +163,24 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                 cacheHits.inc();
             }
             long start = System.nanoTime();
-            GraphRun run = graph.execute(classified.parsed());
+            GraphRun run =
+                    in.safeMode
+                            ? graph.execute(
+                                    request.getPrompt(),
+                                    DocumentContent.plainText(
+                                            request.getPrompt(), safeModeMaxChars))
+                            : graph.execute(classified.parsed());
             long executeMicros = (System.nanoTime() - start) / 1_000;
             emitCosts(ctx, request, graph, run);
             AnalysisResponse response =
                     Responses.base(request, in.classifyMicros)
                             .setGraphId(in.graphId)
                             .setStatus(ResponseStatus.OK)
-                            .setFidelity(Fidelity.FULL)
+                            .setFidelity(in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL)
                             .setTask(graph.plan().task())
                             .setOutputFormat(graph.plan().outputFormat())
                             .setOutput(run.output())
+                            .setDiagnostics(in.diagnostics)
                             .setTimings(
                                     new Timings(
                                             request.getSubmittedAt(),
@@ -184,7 +204,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                             Responses.failed(
                                     request,
                                     in.graphId,
-                                    "ZL091",
+                                    DiagnosticCodes.EXECUTION_FAILED,
                                     "Execution failed: " + e.getMessage(),
                                     in.classifyMicros),
                             in.route));

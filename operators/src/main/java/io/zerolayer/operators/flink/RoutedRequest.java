@@ -1,6 +1,9 @@
 package io.zerolayer.operators.flink;
 
 import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.Diagnostic;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A decoded, classified request on its way to the executor that owns its graph id. */
 public class RoutedRequest {
@@ -11,6 +14,11 @@ public class RoutedRequest {
 
     /** Wall clock when the record was decoded, for end-to-end latency. */
     public long receivedAtMillis;
+
+    /** Served by the SAFE graph because its structure is abnormal; {@link #diagnostics} say why. */
+    public boolean safeMode;
+
+    public List<Diagnostic> diagnostics = new ArrayList<>();
 
     public RoutedRequest() {}
 }

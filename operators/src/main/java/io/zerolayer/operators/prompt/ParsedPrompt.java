@@ -10,8 +10,18 @@ import java.util.function.Predicate;
  * @param source the prompt exactly as received; text node offsets index into it
  * @param root synthetic root tag (name {@code #root}) holding the top-level nodes
  * @param problems unbalanced close tags and similar, in source order
+ * @param maxDepth deepest nesting of open tags seen
+ * @param tagCount tags read
+ * @param complete false when reading stopped at a limit: then the tree is partial and must not be
+ *     used for anything but diagnostics
  */
-public record ParsedPrompt(String source, TagNode root, List<ParseProblem> problems) {
+public record ParsedPrompt(
+        String source,
+        TagNode root,
+        List<ParseProblem> problems,
+        int maxDepth,
+        int tagCount,
+        boolean complete) {
 
     /** All tags, depth-first in source order. */
     public List<TagNode> tags() {

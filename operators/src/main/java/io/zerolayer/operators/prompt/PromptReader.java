@@ -27,7 +27,18 @@ public final class PromptReader {
 
     private PromptReader() {}
 
+    /** Reads with the default limits (depth 32, 10 000 tags). */
     public static ParsedPrompt read(String prompt) {
+        return read(prompt, 32, 10_000);
+    }
+
+    /**
+     * Reads a prompt, giving up on the tree as soon as it nests deeper than {@code maxDepth} or has
+     * more than {@code maxTags} tags: such a prompt is abnormal, is never walked recursively, and
+     * its {@link ParsedPrompt#complete()} is false. This keeps a hostile prompt (100 000 nested
+     * tags, millions of tags) from costing more than one linear lexing pass and bounded memory.
+     */
+    public static ParsedPrompt read(String prompt, int maxDepth, int maxTags) {
         PromptLexer lexer = new PromptLexer(CharStreams.fromString(prompt));
         lexer.removeErrorListeners(); // every character is matched by TEXT or LT: no lexer errors
         TagNode root = new TagNode("#root", null, Map.of(), 1, 1);
@@ -37,6 +48,8 @@ public final class PromptReader {
         List<ParseProblem> problems = new ArrayList<>();
         StringBuilder pendingText = new StringBuilder();
         int[] pendingAt = null;
+        int tags = 0;
+        int depth = 0;
 
         for (Token token = lexer.nextToken();
                 token.getType() != Token.EOF;
@@ -55,10 +68,31 @@ public final class PromptReader {
                     flushText(open.peek(), pendingText, pendingAt);
                     TagNode tag = tag(text, line, column);
                     open.peek().mutableChildren().add(tag);
+                    if (++tags > maxTags) {
+                        problems.add(
+                                new ParseProblem(
+                                        "ZL041",
+                                        line,
+                                        column,
+                                        "More than " + maxTags + " tags; reading stopped here"));
+                        return new ParsedPrompt(prompt, root, problems, depth, tags, false);
+                    }
                     if (text.endsWith("/>")) {
                         tag.markClosed();
                     } else {
                         open.push(tag);
+                        depth = Math.max(depth, open.size() - 1);
+                        if (depth > maxDepth) {
+                            problems.add(
+                                    new ParseProblem(
+                                            "ZL040",
+                                            line,
+                                            column,
+                                            "Tags nest deeper than "
+                                                    + maxDepth
+                                                    + " levels; reading stopped here"));
+                            return new ParsedPrompt(prompt, root, problems, depth, tags, false);
+                        }
                     }
                 }
                 case PromptLexer.CLOSE_TAG -> {
@@ -74,7 +108,7 @@ public final class PromptReader {
         while (open.size() > 1) {
             makeVoid(open.pop(), open.peek());
         }
-        return new ParsedPrompt(prompt, root, problems);
+        return new ParsedPrompt(prompt, root, problems, depth, tags, true);
     }
 
     private static void closeTag(

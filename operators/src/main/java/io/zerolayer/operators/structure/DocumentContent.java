@@ -20,40 +20,60 @@ import java.util.Set;
  * @param scopes scope name → its text runs, in document order
  * @param question text of the first {@code <question>}, or null
  * @param labels labels of the first {@code <labels>}, split on commas, pipes or newlines
+ * @param fields fields of the first {@code <fields>}, split the same way
  * @param taskAttributes attributes of the {@code <task>} tag (e.g. {@code sentences="3"})
  */
 public record DocumentContent(
         Map<String, List<TextRun>> scopes,
         String question,
         List<String> labels,
+        List<String> fields,
         Map<String, String> taskAttributes) {
 
     /** Tags whose text is an input to the task, not part of the document. */
     private static final Set<String> QUERY_TAGS =
-            Set.of("task", "output_format", "question", "labels");
+            Set.of("task", "output_format", "question", "labels", "fields");
 
     /** A contiguous run of prompt text; {@code offset} indexes into the prompt. */
     public record TextRun(String text, int offset, int sizeBucket) {}
 
+    /** Reads a complete prompt tree (nesting within the limits, so recursion is bounded). */
     public static DocumentContent of(ParsedPrompt parsed) {
         Map<String, List<TextRun>> scopes = new LinkedHashMap<>();
         collect(parsed.root(), "body", scopes, new HashMap<>());
         TagNode question = parsed.firstTag("question");
-        TagNode labels = parsed.firstTag("labels");
         TagNode task = parsed.firstTag("task");
-        List<String> labelList =
-                labels == null
-                        ? List.of()
-                        : Arrays.stream(labels.text().split("[,|\\n]"))
-                                .map(String::strip)
-                                .filter(s -> !s.isEmpty())
-                                .distinct()
-                                .toList();
         return new DocumentContent(
                 scopes,
                 question == null ? null : question.text().strip(),
-                labelList,
+                list(parsed.firstTag("labels")),
+                list(parsed.firstTag("fields")),
                 task == null ? Map.of() : task.attributes());
+    }
+
+    /**
+     * The whole prompt as plain text in one {@code body} scope, cut at {@code maxChars}: what the
+     * SAFE graph reads when the structure cannot be trusted.
+     */
+    public static DocumentContent plainText(String prompt, int maxChars) {
+        String text = prompt.length() > maxChars ? prompt.substring(0, maxChars) : prompt;
+        Map<String, List<TextRun>> scopes = new LinkedHashMap<>();
+        if (!text.isBlank()) {
+            scopes.put(
+                    "body",
+                    List.of(new TextRun(text, 0, StructureSignature.sizeBucket(text.length()))));
+        }
+        return new DocumentContent(scopes, null, List.of(), List.of(), Map.of());
+    }
+
+    private static List<String> list(TagNode tag) {
+        return tag == null
+                ? List.of()
+                : Arrays.stream(tag.text().split("[,|\\n]"))
+                        .map(String::strip)
+                        .filter(s -> !s.isEmpty())
+                        .distinct()
+                        .toList();
     }
 
     private static void collect(

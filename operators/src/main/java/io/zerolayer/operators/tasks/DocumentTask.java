@@ -23,6 +23,7 @@ public interface DocumentTask {
             case "classify" -> new ZeroShotClassification();
             case "answer" -> new PassageAnswer();
             case "embed" -> new DocumentEmbedding();
+            case "extract" -> new FieldExtraction();
             default -> throw new IllegalArgumentException("No decoder for task '" + task + "'");
         };
     }

@@ -67,9 +67,18 @@ class GraphCompilerTest {
                         compiler.compile(
                                         classifier.classify(
                                                 "<task:answer><question>q?</question>" + longDoc))
-                                .node("encode")
+                                .node("decode")
                                 .params())
-                .containsEntry("queries", "question");
+                .containsEntry("decoder", "answer");
+        // a task added in tasks.yaml alone compiles to its decoder
+        assertThat(
+                        compiler.compile(
+                                        classifier.classify(
+                                                "<task:triage><output_format:json><labels>a,"
+                                                        + " b</labels><ticket>help</ticket>"))
+                                .nodes())
+                .extracting(PlanNode::nodeId)
+                .contains("decode/triage");
     }
 
     @Test

@@ -34,7 +34,7 @@ class CompiledGraphTest {
     @BeforeAll
     static void open() {
         encoders = new EncoderPool(1);
-        compiler = new GraphCompiler(GraphIdentity.current("cpu-generic"));
+        compiler = new GraphCompiler(GraphIdentity.current("tasks-test", "cpu-generic"));
     }
 
     @AfterAll

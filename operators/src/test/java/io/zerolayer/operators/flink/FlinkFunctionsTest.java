@@ -24,6 +24,12 @@ import org.junit.jupiter.api.Test;
 
 /** Operator-harness tests of the two functions between the Kafka source and the sinks. */
 class FlinkFunctionsTest {
+    static final String CONTRACTS =
+            io.zerolayer.operators.contracts.TaskContracts.builtIn().source();
+    static final io.zerolayer.operators.contracts.SafeModePolicy DEGRADE =
+            new io.zerolayer.operators.contracts.SafeModePolicy(
+                    "degrade", Map.of("strict-tenant", "strict"));
+
     private static final SingleObjectCodec<AnalysisRequest> CODEC =
             SingleObjectCodec.of(AnalysisRequest.class);
 
@@ -56,7 +62,7 @@ class FlinkFunctionsTest {
     void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction("cpu-generic"))) {
+                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
             h.processElement(
                     raw(
                             CODEC.encode(request("ok", "<task:embed> text")),
@@ -114,11 +120,11 @@ class FlinkFunctionsTest {
 
     @Test
     void executorCompilesOncePerGraphAndAccountsForEveryNode() throws Exception {
-        GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 2, 1);
+        GraphExecutorFunction fn = new GraphExecutorFunction(CONTRACTS, "cpu-generic", 2, 1);
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction("cpu-generic"))) {
+                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
             String[] prompts = {
                 "<task:embed> first text",
                 "<task:embed> second, different text",
@@ -183,7 +189,7 @@ class FlinkFunctionsTest {
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction("cpu-generic"))) {
+                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
             String[] prompts = {
                 "<task:embed> a",
                 "<task:summarize> b.",
@@ -196,7 +202,7 @@ class FlinkFunctionsTest {
             }
             inputs.addAll(classify.extractOutputValues());
         }
-        GraphExecutorFunction fn = new GraphExecutorFunction("cpu-generic", 1, 1);
+        GraphExecutorFunction fn = new GraphExecutorFunction(CONTRACTS, "cpu-generic", 1, 1);
         try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
@@ -225,7 +231,8 @@ class FlinkFunctionsTest {
         in.route = new ReplyRoute();
         try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new GraphExecutorFunction("cpu-generic", 4, 1)),
+                        new KeyedProcessOperator<>(
+                                new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
                         r -> r.graphId,
                         Types.STRING)) {
             h.open();

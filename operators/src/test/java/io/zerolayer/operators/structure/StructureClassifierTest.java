@@ -85,7 +85,7 @@ class StructureClassifierTest {
                 .containsExactly("ZL011");
         assertThat(classifier.classify("<task:classify> doc").diagnostics())
                 .extracting(PromptDiagnostic::code)
-                .containsExactly("ZL012");
+                .containsExactly("ZL011");
         assertThat(classifier.classify("<task:classify><labels>a, b</labels> doc").compiles())
                 .isTrue();
     }
@@ -95,7 +95,7 @@ class StructureClassifierTest {
         ClassifiedPrompt p = classifier.classify("<task:classify><output_format:yaml></x> doc");
         assertThat(p.diagnostics())
                 .extracting(PromptDiagnostic::code)
-                .containsExactlyInAnyOrder("ZL002", "ZL013", "ZL012");
+                .containsExactlyInAnyOrder("ZL002", "ZL023", "ZL011");
     }
 
     @Test

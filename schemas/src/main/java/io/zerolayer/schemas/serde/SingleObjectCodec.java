@@ -92,7 +92,9 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
                     "Empty record: expected an Avro single-object encoded " + type.getSimpleName());
         }
         try {
-            return decoder.decode(bytes);
+            T record = decoder.decode(bytes);
+            requireValidUtf8(record, bytes);
+            return record;
         } catch (MissingSchemaException e) {
             throw new UndecodableRecordException(
                     "Unknown schema fingerprint in "
@@ -154,5 +156,67 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read Avro schema history", e);
         }
+    }
+
+    /**
+     * Avro decodes strings leniently, turning invalid UTF-8 into U+FFFD. A decoded record holding
+     * more U+FFFD characters than the message holds encoded U+FFFD (EF BF BD) therefore came from
+     * invalid bytes, and is refused rather than answered with mangled text.
+     */
+    private void requireValidUtf8(T record, byte[] bytes) {
+        long decoded = replacementChars(record);
+        if (decoded == 0) {
+            return;
+        }
+        long encoded = 0;
+        for (int i = 0; i + 2 < bytes.length; i++) {
+            if (bytes[i] == (byte) 0xEF
+                    && bytes[i + 1] == (byte) 0xBF
+                    && bytes[i + 2] == (byte) 0xBD) {
+                encoded++;
+            }
+        }
+        if (decoded > encoded) {
+            throw new UndecodableRecordException(
+                    "Invalid UTF-8 in a string field of "
+                            + type.getSimpleName()
+                            + " ("
+                            + (decoded - encoded)
+                            + " malformed sequence(s))");
+        }
+    }
+
+    private static long replacementChars(Object value) {
+        if (value instanceof CharSequence s) {
+            long n = 0;
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) == '\uFFFD') {
+                    n++;
+                }
+            }
+            return n;
+        }
+        if (value instanceof org.apache.avro.generic.IndexedRecord r) {
+            long n = 0;
+            for (int i = 0; i < r.getSchema().getFields().size(); i++) {
+                n += replacementChars(r.get(i));
+            }
+            return n;
+        }
+        if (value instanceof java.util.Map<?, ?> m) {
+            long n = 0;
+            for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+                n += replacementChars(e.getKey()) + replacementChars(e.getValue());
+            }
+            return n;
+        }
+        if (value instanceof java.util.Collection<?> c) {
+            long n = 0;
+            for (Object o : c) {
+                n += replacementChars(o);
+            }
+            return n;
+        }
+        return 0;
     }
 }

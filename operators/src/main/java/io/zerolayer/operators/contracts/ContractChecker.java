@@ -1,0 +1,430 @@
+package io.zerolayer.operators.contracts;
+
+import static io.zerolayer.operators.contracts.DiagnosticCodes.*;
+
+import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.prompt.PromptNode;
+import io.zerolayer.operators.prompt.TagNode;
+import io.zerolayer.operators.prompt.TextNode;
+import io.zerolayer.operators.structure.PromptDiagnostic;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Type-checks a read prompt against the task contracts, like a compiler: every problem found, each
+ * with its position, a stable code, a message and — where one helps — a hint ({@code did you mean
+ * <document>?}, the allowed values of an attribute). The walk is iterative, so it is safe on any
+ * tree {@link io.zerolayer.operators.prompt.PromptReader} completes.
+ */
+public final class ContractChecker {
+    private final TaskContracts contracts;
+
+    public ContractChecker(TaskContracts contracts) {
+        this.contracts = contracts;
+    }
+
+    /** What the checker found: the task's contract (null if none resolved) and the diagnostics. */
+    public record Result(
+            TaskContract task, String outputFormat, List<PromptDiagnostic> diagnostics) {}
+
+    public Result check(ParsedPrompt prompt) {
+        List<PromptDiagnostic> out = new ArrayList<>();
+        prompt.problems()
+                .forEach(
+                        p ->
+                                out.add(
+                                        PromptDiagnostic.error(
+                                                p.code(),
+                                                p.line(),
+                                                p.column(),
+                                                p.message(),
+                                                p.code().equals(STRAY_CLOSE_TAG)
+                                                        ? "remove it or add the matching open tag"
+                                                        : null)));
+        if (!prompt.complete()) {
+            return new Result(null, null, out);
+        }
+        TaskContract task = resolveTask(prompt, out);
+        String outputFormat = "text";
+        List<TagNode> formats = prompt.tagsNamed("output_format");
+        if (!formats.isEmpty() && formats.get(0).value() != null) {
+            outputFormat = formats.get(0).value().toLowerCase(Locale.ROOT);
+            boolean knownFormat =
+                    contracts.tag("output_format").value() == null
+                            || !contracts.tag("output_format").value().isEnum()
+                            || contracts
+                                    .tag("output_format")
+                                    .value()
+                                    .values()
+                                    .contains(outputFormat);
+            // an unknown format is reported once, as a bad enum value, by the tag check
+            if (task != null && knownFormat && !task.outputFormats().contains(outputFormat)) {
+                TagNode f = formats.get(0);
+                out.add(
+                        PromptDiagnostic.error(
+                                OUTPUT_FORMAT_NOT_ALLOWED,
+                                f.line(),
+                                f.column(),
+                                "Task '"
+                                        + task.name()
+                                        + "' does not produce output format '"
+                                        + f.value()
+                                        + "'",
+                                "use one of " + task.outputFormats()));
+            }
+        }
+
+        int textChars = 0;
+        // iterative pre-order walk over (tag, next child) frames
+        List<Frame> stack = new ArrayList<>();
+        stack.add(new Frame(prompt.root()));
+        while (!stack.isEmpty()) {
+            Frame frame = stack.get(stack.size() - 1);
+            if (frame.next >= frame.tag.children().size()) {
+                stack.remove(stack.size() - 1);
+                continue;
+            }
+            PromptNode child = frame.tag.children().get(frame.next++);
+            if (child instanceof TextNode t) {
+                textChars += t.text().length();
+                continue;
+            }
+            TagNode tag = (TagNode) child;
+            checkTag(tag, frame.tag, task, out);
+            stack.add(new Frame(tag));
+        }
+
+        if (task != null) {
+            for (String required : task.requires()) {
+                if (prompt.tagsNamed(required).stream().noneMatch(t -> !t.text().isBlank())) {
+                    TagNode at = prompt.tagsNamed("task").get(0);
+                    out.add(
+                            PromptDiagnostic.error(
+                                    MISSING_REQUIRED_TAG,
+                                    at.line(),
+                                    at.column(),
+                                    "Task '"
+                                            + task.name()
+                                            + "' needs a non-empty <"
+                                            + required
+                                            + ">…</"
+                                            + required
+                                            + ">",
+                                    hintForRequired(required)));
+                }
+            }
+            if (textChars > task.maxChars()) {
+                out.add(
+                        PromptDiagnostic.error(
+                                TEXT_TOO_LONG,
+                                1,
+                                1,
+                                "The prompt has "
+                                        + textChars
+                                        + " characters of text; task '"
+                                        + task.name()
+                                        + "' accepts at most "
+                                        + task.maxChars(),
+                                "split the document into several requests"));
+            }
+        }
+        return new Result(task, outputFormat, out);
+    }
+
+    private static final class Frame {
+        final TagNode tag;
+        int next;
+
+        Frame(TagNode tag) {
+            this.tag = tag;
+        }
+    }
+
+    private TaskContract resolveTask(ParsedPrompt prompt, List<PromptDiagnostic> out) {
+        List<TagNode> tasks = prompt.tagsNamed("task");
+        if (tasks.isEmpty()) {
+            out.add(
+                    PromptDiagnostic.error(
+                            NO_TASK,
+                            1,
+                            1,
+                            "The prompt has no <task:…> tag",
+                            "add one of "
+                                    + sorted(contracts.taskNames())
+                                    + ", e.g. <task:summarize>"));
+            return null;
+        }
+        for (TagNode extra : tasks.subList(1, tasks.size())) {
+            out.add(
+                    PromptDiagnostic.error(
+                            SECOND_TASK,
+                            extra.line(),
+                            extra.column(),
+                            "A prompt has one task; this is a second <task> tag",
+                            "split the request in two"));
+        }
+        TagNode t = tasks.get(0);
+        String name = t.value() == null ? "" : t.value().toLowerCase(Locale.ROOT);
+        TaskContract task = contracts.task(name);
+        if (task == null) {
+            out.add(
+                    PromptDiagnostic.error(
+                            UNKNOWN_TASK,
+                            t.line(),
+                            t.column(),
+                            "Unknown task '" + name + "'",
+                            nearest(name, contracts.taskNames())
+                                    .map(s -> "did you mean <task:" + s + ">?")
+                                    .orElse("known tasks: " + sorted(contracts.taskNames()))));
+        }
+        return task;
+    }
+
+    private void checkTag(
+            TagNode tag, TagNode parent, TaskContract task, List<PromptDiagnostic> out) {
+        TagSpec spec = contracts.tag(tag.name());
+        if (spec == null) {
+            out.add(
+                    PromptDiagnostic.error(
+                            UNKNOWN_TAG,
+                            tag.line(),
+                            tag.column(),
+                            "Unknown tag <" + tag.name() + ">",
+                            nearest(tag.name(), contracts.tagNames())
+                                    .map(s -> "did you mean <" + s + ">?")
+                                    .orElse("known tags: " + sorted(contracts.tagNames()))));
+            return;
+        }
+        if (task != null && !task.allowsTag(tag.name())) {
+            out.add(
+                    PromptDiagnostic.error(
+                            TAG_NOT_FOR_TASK,
+                            tag.line(),
+                            tag.column(),
+                            "Task '" + task.name() + "' does not use <" + tag.name() + ">",
+                            "it reads "
+                                    + task.allows()
+                                    + " besides its required "
+                                    + task.requires()));
+        }
+        TagSpec parentSpec = parent.name().equals("#root") ? null : contracts.tag(parent.name());
+        if (parentSpec != null
+                && parentSpec.children() != null
+                && !parentSpec.children().contains(tag.name())) {
+            out.add(
+                    PromptDiagnostic.error(
+                            ILLEGAL_NESTING,
+                            tag.line(),
+                            tag.column(),
+                            "<" + tag.name() + "> may not appear inside <" + parent.name() + ">",
+                            parentSpec.children().isEmpty()
+                                    ? "<" + parent.name() + "> holds only text"
+                                    : "<"
+                                            + parent.name()
+                                            + "> may contain "
+                                            + parentSpec.children()));
+        }
+        if (spec.mustClose() && !tag.closed()) {
+            out.add(
+                    PromptDiagnostic.error(
+                            UNCLOSED_TAG,
+                            tag.line(),
+                            tag.column(),
+                            "<" + tag.name() + "> is never closed",
+                            "add </" + tag.name() + "> where it ends"));
+        }
+        if (spec.value() == null && tag.value() != null) {
+            out.add(
+                    PromptDiagnostic.error(
+                            BAD_TAG_VALUE,
+                            tag.line(),
+                            tag.column(),
+                            "<" + tag.name() + "> takes no ':' value, got '" + tag.value() + "'",
+                            "write <" + tag.name() + ">"));
+        } else if (spec.value() != null) {
+            checkValue(tag, "<" + tag.name() + ":…>", tag.value(), spec.value(), out);
+        }
+        Map<String, AttributeSpec> allowed =
+                tag.name().equals("task") && task != null ? task.attributes() : spec.attributes();
+        for (Map.Entry<String, String> a : tag.attributes().entrySet()) {
+            AttributeSpec attr = allowed.get(a.getKey());
+            if (attr == null) {
+                out.add(
+                        PromptDiagnostic.error(
+                                UNKNOWN_ATTRIBUTE,
+                                tag.line(),
+                                tag.column(),
+                                "<" + tag.name() + "> has no attribute '" + a.getKey() + "'",
+                                allowed.isEmpty()
+                                        ? "<" + tag.name() + "> takes no attributes"
+                                        : nearest(a.getKey(), allowed.keySet())
+                                                .map(s -> "did you mean " + s + "=?")
+                                                .orElse(
+                                                        "attributes: "
+                                                                + sorted(allowed.keySet()))));
+            } else if (a.getValue().length() > contracts.limits().maxAttributeLength()) {
+                out.add(
+                        PromptDiagnostic.error(
+                                ATTRIBUTE_TOO_LONG,
+                                tag.line(),
+                                tag.column(),
+                                "Attribute "
+                                        + a.getKey()
+                                        + " of <"
+                                        + tag.name()
+                                        + "> is "
+                                        + a.getValue().length()
+                                        + " characters long; the limit is "
+                                        + contracts.limits().maxAttributeLength(),
+                                null));
+            } else {
+                checkValue(
+                        tag,
+                        "attribute " + a.getKey() + " of <" + tag.name() + ">",
+                        a.getValue(),
+                        attr,
+                        out);
+            }
+        }
+        for (Map.Entry<String, AttributeSpec> a : allowed.entrySet()) {
+            if (a.getValue().required() && !tag.attributes().containsKey(a.getKey())) {
+                out.add(
+                        PromptDiagnostic.error(
+                                MISSING_ATTRIBUTE,
+                                tag.line(),
+                                tag.column(),
+                                "<" + tag.name() + "> needs attribute " + a.getKey(),
+                                a.getValue().isEnum()
+                                        ? "add "
+                                                + a.getKey()
+                                                + "=\"…\" with one of "
+                                                + a.getValue().values()
+                                        : "add " + a.getKey() + "=\"…\""));
+            }
+        }
+    }
+
+    private static void checkValue(
+            TagNode tag,
+            String what,
+            String value,
+            AttributeSpec spec,
+            List<PromptDiagnostic> out) {
+        if (value == null) {
+            if (spec.required()) {
+                out.add(
+                        PromptDiagnostic.error(
+                                BAD_TAG_VALUE,
+                                tag.line(),
+                                tag.column(),
+                                what + " needs a value",
+                                spec.isEnum() ? "one of " + spec.values() : null));
+            }
+            return;
+        }
+        switch (spec.type()) {
+            case "enum" -> {
+                if (!spec.values().contains(value.toLowerCase(Locale.ROOT))) {
+                    out.add(
+                            PromptDiagnostic.error(
+                                    ENUM_VALUE_NOT_ALLOWED,
+                                    tag.line(),
+                                    tag.column(),
+                                    what + " is '" + value + "'; allowed: " + spec.values(),
+                                    nearest(value, spec.values())
+                                            .map(s -> "did you mean '" + s + "'?")
+                                            .orElse("use one of " + spec.values())));
+                }
+            }
+            case "int" -> {
+                try {
+                    long n = Long.parseLong(value.strip());
+                    if ((spec.min() != null && n < spec.min())
+                            || (spec.max() != null && n > spec.max())) {
+                        out.add(
+                                PromptDiagnostic.error(
+                                        BAD_INTEGER,
+                                        tag.line(),
+                                        tag.column(),
+                                        what
+                                                + " is "
+                                                + n
+                                                + "; allowed range "
+                                                + (spec.min() == null ? "…" : spec.min())
+                                                + ".."
+                                                + (spec.max() == null ? "…" : spec.max()),
+                                        null));
+                    }
+                } catch (NumberFormatException e) {
+                    out.add(
+                            PromptDiagnostic.error(
+                                    BAD_INTEGER,
+                                    tag.line(),
+                                    tag.column(),
+                                    what + " must be an integer, got '" + value + "'",
+                                    null));
+                }
+            }
+            default -> {}
+        }
+    }
+
+    private static String hintForRequired(String tag) {
+        return switch (tag) {
+            case "question" -> "add the question the document should answer";
+            case "labels" -> "list the candidate labels, comma separated";
+            case "fields" -> "list the fields to extract, comma separated";
+            default -> "add <" + tag + ">…</" + tag + ">";
+        };
+    }
+
+    private static List<String> sorted(Collection<String> values) {
+        return values.stream().sorted().toList();
+    }
+
+    /** The known name closest to {@code input} by edit distance, if close enough to be a typo. */
+    public static Optional<String> nearest(String input, Collection<String> known) {
+        if (input == null || input.isEmpty()) {
+            return Optional.empty();
+        }
+        String lower = input.toLowerCase(Locale.ROOT);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : known) {
+            int d = editDistance(lower, k);
+            if (d < bestDistance) {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        return bestDistance > 0 && bestDistance <= Math.max(2, input.length() / 3)
+                ? Optional.of(best)
+                : Optional.empty();
+    }
+
+    static int editDistance(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 8) {
+            return Math.abs(a.length() - b.length());
+        }
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,49 @@
+package io.zerolayer.operators.contracts;
+
+import java.util.Set;
+
+/**
+ * The stable diagnostic codes. Codes in {@link #ABNORMAL} describe abnormal structure, which a
+ * tenant's {@code degrade} policy serves with the SAFE graph; all others are contract failures and
+ * always rejected. README.md lists every code with an example.
+ */
+public final class DiagnosticCodes {
+    public static final String NO_TASK = "ZL001";
+    public static final String STRAY_CLOSE_TAG = "ZL002";
+    public static final String SECOND_TASK = "ZL003";
+    public static final String UNCLOSED_TAG = "ZL004";
+    public static final String UNKNOWN_TASK = "ZL010";
+    public static final String MISSING_REQUIRED_TAG = "ZL011";
+    public static final String OUTPUT_FORMAT_NOT_ALLOWED = "ZL013";
+    public static final String UNKNOWN_TAG = "ZL020";
+    public static final String TAG_NOT_FOR_TASK = "ZL021";
+    public static final String MISSING_ATTRIBUTE = "ZL022";
+    public static final String ENUM_VALUE_NOT_ALLOWED = "ZL023";
+    public static final String BAD_INTEGER = "ZL024";
+    public static final String UNKNOWN_ATTRIBUTE = "ZL025";
+    public static final String ILLEGAL_NESTING = "ZL026";
+    public static final String TEXT_TOO_LONG = "ZL027";
+    public static final String BAD_TAG_VALUE = "ZL028";
+    public static final String PROMPT_TOO_LARGE = "ZL030";
+    public static final String ATTRIBUTE_TOO_LONG = "ZL031";
+    public static final String TOO_DEEP = "ZL040";
+    public static final String TOO_MANY_TAGS = "ZL041";
+
+    /** Answered FAILED: the deadline passed before the request ran. */
+    public static final String DEADLINE_PASSED = "ZL090";
+
+    /** Answered FAILED: the graph failed while executing. */
+    public static final String EXECUTION_FAILED = "ZL091";
+
+    public static final Set<String> ABNORMAL =
+            Set.of(
+                    STRAY_CLOSE_TAG,
+                    UNCLOSED_TAG,
+                    UNKNOWN_TAG,
+                    TAG_NOT_FOR_TASK,
+                    ILLEGAL_NESTING,
+                    TOO_DEEP,
+                    TOO_MANY_TAGS);
+
+    private DiagnosticCodes() {}
+}

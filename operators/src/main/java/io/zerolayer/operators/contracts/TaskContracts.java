@@ -1,0 +1,314 @@
+package io.zerolayer.operators.contracts;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * The task contracts of {@code flink-conf/tasks.yaml}: the tag vocabulary, each task's contract and
+ * the structural limits. Parsed strictly: an unknown key or a wrong type fails with a message
+ * naming it, because a silently ignored contract is worse than none.
+ *
+ * <pre>{@code
+ * TaskContracts contracts = TaskContracts.parse(Files.readString(Path.of("flink-conf/tasks.yaml")));
+ * TaskContract answer = contracts.task("answer");
+ * }</pre>
+ */
+public final class TaskContracts {
+    /** Decoders a task can name; each is a built-in computation over the encoder output. */
+    public static final Set<String> DECODERS =
+            Set.of("summarize", "classify", "answer", "embed", "extract");
+
+    private static final String BUILT_IN = "/zerolayer/tasks.yaml";
+
+    private final String version;
+    private final Limits limits;
+    private final Map<String, TagSpec> tags;
+    private final Map<String, TaskContract> tasks;
+    private final String source;
+
+    private TaskContracts(
+            String version,
+            Limits limits,
+            Map<String, TagSpec> tags,
+            Map<String, TaskContract> tasks,
+            String source) {
+        this.version = version;
+        this.limits = limits;
+        this.tags = tags;
+        this.tasks = tasks;
+        this.source = source;
+    }
+
+    /** The contracts built into the jar (a copy of flink-conf/tasks.yaml). */
+    public static TaskContracts builtIn() {
+        try (InputStream in = TaskContracts.class.getResourceAsStream(BUILT_IN)) {
+            if (in == null) {
+                throw new ContractException(
+                        "Built-in contracts " + BUILT_IN + " missing from the classpath");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static TaskContracts load(Path file) {
+        try {
+            return parse(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ContractException(
+                    "Cannot read task contracts " + file.toAbsolutePath() + ": " + e.getMessage(),
+                    e);
+        } catch (ContractException e) {
+            throw new ContractException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static TaskContracts parse(String yamlText) {
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
+        } catch (YAMLException e) {
+            throw new ContractException("Not valid YAML: " + e.getMessage(), e);
+        }
+        Map<String, Object> doc = map(root, "the file");
+        known(doc, "the file", "version", "limits", "tags", "tasks");
+        Object v = doc.get("version");
+        if (v == null) {
+            throw new ContractException("'version' is required: it goes into every graph id");
+        }
+        Limits limits =
+                limits(doc.containsKey("limits") ? map(doc.get("limits"), "limits") : Map.of());
+        Map<String, TagSpec> tags = new LinkedHashMap<>();
+        map(doc.getOrDefault("tags", Map.of()), "tags")
+                .forEach((name, spec) -> tags.put(name, tag(name, spec)));
+        for (String builtIn : List.of("task", "output_format")) {
+            if (!tags.containsKey(builtIn)) {
+                throw new ContractException("tags." + builtIn + " is required");
+            }
+        }
+        for (TagSpec t : tags.values()) {
+            if (t.children() != null) {
+                for (String child : t.children()) {
+                    if (!tags.containsKey(child)) {
+                        throw new ContractException(
+                                "tags." + t.name() + ".children names unknown tag '" + child + "'");
+                    }
+                }
+            }
+        }
+        Map<String, TaskContract> tasks = new LinkedHashMap<>();
+        map(doc.get("tasks"), "tasks")
+                .forEach((name, spec) -> tasks.put(name, task(name, spec, tags)));
+        if (tasks.isEmpty()) {
+            throw new ContractException("'tasks' declares no task");
+        }
+        return new TaskContracts(
+                String.valueOf(v), limits, Map.copyOf(tags), Map.copyOf(tasks), yamlText);
+    }
+
+    /** Goes into every graph id as {@code tasks-<version>}. */
+    public String version() {
+        return "tasks-" + version;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    public TagSpec tag(String name) {
+        return tags.get(name);
+    }
+
+    public Set<String> tagNames() {
+        return tags.keySet();
+    }
+
+    public TaskContract task(String name) {
+        return tasks.get(name);
+    }
+
+    public Set<String> taskNames() {
+        return tasks.keySet();
+    }
+
+    /** The YAML this was parsed from, so operators can ship it and parse it in open(). */
+    public String source() {
+        return source;
+    }
+
+    private static Limits limits(Map<String, Object> m) {
+        known(
+                m,
+                "limits",
+                "max-prompt-bytes",
+                "max-depth",
+                "max-tags",
+                "max-attribute-length",
+                "safe-mode-max-chars");
+        Limits d = Limits.DEFAULTS;
+        return new Limits(
+                number(m, "max-prompt-bytes", "limits", d.maxPromptBytes()),
+                (int) number(m, "max-depth", "limits", d.maxDepth()),
+                (int) number(m, "max-tags", "limits", d.maxTags()),
+                (int) number(m, "max-attribute-length", "limits", d.maxAttributeLength()),
+                (int) number(m, "safe-mode-max-chars", "limits", d.safeModeMaxChars()));
+    }
+
+    private static TagSpec tag(String name, Object spec) {
+        String where = "tags." + name;
+        Map<String, Object> m = spec == null ? Map.of() : map(spec, where);
+        known(m, where, "value", "attributes", "children", "must-close");
+        AttributeSpec value =
+                m.containsKey("value") ? attribute(where + ".value", m.get("value")) : null;
+        return new TagSpec(
+                name,
+                value,
+                attributes(where, m.get("attributes")),
+                m.containsKey("children") ? strings(m.get("children"), where + ".children") : null,
+                Boolean.TRUE.equals(m.get("must-close")));
+    }
+
+    private static TaskContract task(String name, Object spec, Map<String, TagSpec> tags) {
+        String where = "tasks." + name;
+        Map<String, Object> m = spec == null ? Map.of() : map(spec, where);
+        known(
+                m,
+                where,
+                "decoder",
+                "requires",
+                "allows",
+                "output-formats",
+                "attributes",
+                "max-chars");
+        String decoder = String.valueOf(m.getOrDefault("decoder", name));
+        if (!DECODERS.contains(decoder)) {
+            throw new ContractException(
+                    where
+                            + ".decoder is '"
+                            + decoder
+                            + "'; use one of "
+                            + DECODERS.stream().sorted().toList());
+        }
+        List<String> requires =
+                m.containsKey("requires")
+                        ? strings(m.get("requires"), where + ".requires")
+                        : List.of();
+        List<String> allows =
+                m.containsKey("allows") ? strings(m.get("allows"), where + ".allows") : null;
+        for (String t : concat(requires, allows)) {
+            if (!tags.containsKey(t)) {
+                throw new ContractException(
+                        where + " names unknown tag '" + t + "'; declare it under tags");
+            }
+        }
+        List<String> formats =
+                m.containsKey("output-formats")
+                        ? strings(m.get("output-formats"), where + ".output-formats")
+                        : List.of("json", "text");
+        return new TaskContract(
+                name,
+                decoder,
+                requires,
+                allows,
+                formats,
+                attributes(where, m.get("attributes")),
+                (int) number(m, "max-chars", where, 200_000));
+    }
+
+    private static Map<String, AttributeSpec> attributes(String where, Object spec) {
+        Map<String, AttributeSpec> out = new LinkedHashMap<>();
+        if (spec != null) {
+            map(spec, where + ".attributes")
+                    .forEach((k, v) -> out.put(k, attribute(where + ".attributes." + k, v)));
+        }
+        return Map.copyOf(out);
+    }
+
+    private static AttributeSpec attribute(String where, Object spec) {
+        Map<String, Object> m = map(spec, where);
+        known(m, where, "type", "values", "required", "min", "max");
+        String type = String.valueOf(m.getOrDefault("type", "string"));
+        if (!Set.of("string", "int", "enum").contains(type)) {
+            throw new ContractException(where + ".type is '" + type + "'; use string, int or enum");
+        }
+        List<String> values =
+                m.containsKey("values") ? strings(m.get("values"), where + ".values") : List.of();
+        if (type.equals("enum") && values.isEmpty()) {
+            throw new ContractException(where + " is an enum without values");
+        }
+        return new AttributeSpec(
+                type,
+                values,
+                Boolean.TRUE.equals(m.get("required")),
+                m.containsKey("min") ? (int) number(m, "min", where, 0) : null,
+                m.containsKey("max") ? (int) number(m, "max", where, 0) : null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o, String where) {
+        if (!(o instanceof Map<?, ?>)) {
+            throw new ContractException(
+                    where
+                            + " must be a mapping, got "
+                            + (o == null ? "nothing" : o.getClass().getSimpleName()));
+        }
+        return (Map<String, Object>) o;
+    }
+
+    private static List<String> strings(Object o, String where) {
+        if (!(o instanceof List<?> list)) {
+            throw new ContractException(where + " must be a list");
+        }
+        List<String> out = new ArrayList<>();
+        list.forEach(x -> out.add(String.valueOf(x)));
+        return List.copyOf(out);
+    }
+
+    private static long number(Map<String, Object> m, String key, String where, long fallback) {
+        Object o = m.get(key);
+        if (o == null) {
+            return fallback;
+        }
+        if (!(o instanceof Number n)) {
+            throw new ContractException(where + "." + key + " must be a number, got '" + o + "'");
+        }
+        return n.longValue();
+    }
+
+    private static void known(Map<String, Object> m, String where, String... keys) {
+        Set<String> allowed = Set.of(keys);
+        for (String k : m.keySet()) {
+            if (!allowed.contains(k)) {
+                throw new ContractException(
+                        "Unknown key '"
+                                + k
+                                + "' in "
+                                + where
+                                + "; expected one of "
+                                + List.of(keys));
+            }
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        if (b != null) {
+            out.addAll(b);
+        }
+        return out;
+    }
+}
