@@ -10,6 +10,7 @@ import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
@@ -163,13 +164,13 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                 cacheHits.inc();
             }
             long start = System.nanoTime();
-            GraphRun run =
-                    in.safeMode
-                            ? graph.execute(
-                                    request.getPrompt(),
-                                    DocumentContent.plainText(
-                                            request.getPrompt(), safeModeMaxChars))
-                            : graph.execute(classified.parsed());
+            GraphRun run;
+            if (in.safeMode) {
+                String text = PromptReader.plainText(request.getPrompt(), safeModeMaxChars);
+                run = graph.execute(text, DocumentContent.plainText(text));
+            } else {
+                run = graph.execute(classified.parsed());
+            }
             long executeMicros = (System.nanoTime() - start) / 1_000;
             emitCosts(ctx, request, graph, run);
             AnalysisResponse response =

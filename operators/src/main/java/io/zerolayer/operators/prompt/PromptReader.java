@@ -111,6 +111,27 @@ public final class PromptReader {
         return new ParsedPrompt(prompt, root, problems, depth, tags, true);
     }
 
+    /**
+     * The prompt's text with its tags left out (each tag becomes a space), read straight from the
+     * token stream without building a tree, and cut at {@code maxChars}: what the SAFE graph reads
+     * when the structure cannot be trusted. Linear in the input and safe on any nesting.
+     */
+    public static String plainText(String prompt, int maxChars) {
+        PromptLexer lexer = new PromptLexer(CharStreams.fromString(prompt));
+        lexer.removeErrorListeners();
+        StringBuilder text = new StringBuilder();
+        for (Token token = lexer.nextToken();
+                token.getType() != Token.EOF && text.length() < maxChars;
+                token = lexer.nextToken()) {
+            if (token.getType() == PromptLexer.TEXT || token.getType() == PromptLexer.LT) {
+                text.append(token.getText());
+            } else if (!text.isEmpty() && text.charAt(text.length() - 1) != ' ') {
+                text.append(' ');
+            }
+        }
+        return text.length() > maxChars ? text.substring(0, maxChars) : text.toString();
+    }
+
     private static void closeTag(
             Deque<TagNode> open, String name, int line, int column, List<ParseProblem> problems) {
         boolean matches =

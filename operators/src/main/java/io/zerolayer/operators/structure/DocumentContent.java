@@ -2,6 +2,7 @@ package io.zerolayer.operators.structure;
 
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.prompt.PromptNode;
+import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.prompt.TagNode;
 import io.zerolayer.operators.prompt.TextNode;
 import java.util.ArrayList;
@@ -52,11 +53,10 @@ public record DocumentContent(
     }
 
     /**
-     * The whole prompt as plain text in one {@code body} scope, cut at {@code maxChars}: what the
-     * SAFE graph reads when the structure cannot be trusted.
+     * Plain text (for the SAFE graph, {@link PromptReader#plainText}) in one {@code body} scope;
+     * offsets index into {@code text}.
      */
-    public static DocumentContent plainText(String prompt, int maxChars) {
-        String text = prompt.length() > maxChars ? prompt.substring(0, maxChars) : prompt;
+    public static DocumentContent plainText(String text) {
         Map<String, List<TextRun>> scopes = new LinkedHashMap<>();
         if (!text.isBlank()) {
             scopes.put(

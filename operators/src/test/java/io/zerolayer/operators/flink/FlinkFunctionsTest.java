@@ -247,4 +247,74 @@ class FlinkFunctionsTest {
                             });
         }
     }
+
+    @Test
+    void abnormalStructureIsServedInSafeModeOrRejectedByTenantPolicy() throws Exception {
+        String deep =
+                "<task:summarize>"
+                        + "<note>".repeat(50)
+                        + "The reactor cooled overnight. Pressure held steady."
+                        + "</note>".repeat(50);
+        List<RoutedRequest> routed;
+        List<Reply> rejections;
+        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(
+                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
+            h.processElement(raw(CODEC.encode(request("deep", deep))), 0);
+            AnalysisRequest strict = request("deep-strict", deep);
+            strict.setTenantId("strict-tenant");
+            h.processElement(raw(CODEC.encode(strict)), 0);
+            h.processElement(
+                    raw(CODEC.encode(request("blink", "<task:embed><blink>x</blink>"))), 0);
+            routed = h.extractOutputValues();
+            rejections =
+                    h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+        }
+        assertThat(routed)
+                .extracting(r -> r.request.getRequestId())
+                .containsExactly("deep", "blink");
+        assertThat(routed).allSatisfy(r -> assertThat(r.safeMode).isTrue());
+        assertThat(routed.get(0).graphId).isEqualTo(routed.get(1).graphId); // one SAFE graph
+        assertThat(routed.get(0).diagnostics)
+                .extracting(d -> d.getCode() + "/" + d.getSeverity())
+                .containsExactly("ZL040/warning");
+        assertThat(rejections)
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.response.getRequestId()).isEqualTo("deep-strict");
+                            assertThat(r.response.getDiagnostics())
+                                    .extracting(d -> d.getCode())
+                                    .containsExactly("ZL040");
+                        });
+
+        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(
+                                new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
+                        r -> r.graphId,
+                        Types.STRING)) {
+            h.open();
+            h.processElement(routed.get(0), 0);
+            assertThat(h.extractOutputValues())
+                    .singleElement()
+                    .satisfies(
+                            r -> {
+                                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.OK);
+                                assertThat(r.response.getFidelity())
+                                        .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
+                                assertThat(r.response.getOutput())
+                                        .contains("The reactor cooled overnight.");
+                                assertThat(r.response.getDiagnostics()).isNotEmpty();
+                            });
+            assertThat(h.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS))
+                    .singleElement()
+                    .satisfies(
+                            g ->
+                                    assertThat(g.getValue().getFidelity())
+                                            .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE));
+        }
+    }
 }

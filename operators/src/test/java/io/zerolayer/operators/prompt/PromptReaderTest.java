@@ -68,4 +68,16 @@ class PromptReaderTest {
                             assertThat(problem.column()).isEqualTo(3);
                         });
     }
+
+    @Test
+    void plainTextLeavesTagsOutWithoutReadingTheTree() {
+        String deep =
+                "<task:x>"
+                        + "<a>".repeat(100_000)
+                        + "Pressure held."
+                        + "</a>".repeat(100_000)
+                        + " x < y";
+        assertThat(PromptReader.plainText(deep, 1000)).isEqualTo("Pressure held.  x < y");
+        assertThat(PromptReader.plainText("one<b>two</b>three", 5)).isEqualTo("one t");
+    }
 }
