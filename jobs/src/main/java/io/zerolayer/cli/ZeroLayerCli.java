@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
             ServeCommand.class,
             RunCommand.class,
             SubmitCommand.class,
+            CheckCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {
