@@ -355,4 +355,132 @@ class StreamingJobITCase {
         assertThat(body.get("result").get("vector")).hasSize(384);
         assertThat(body.get("graphId").asText()).isEqualTo(header(json, ZeroLayerHeaders.GRAPH_ID));
     }
+
+    @Test
+    void aCorpusOfBadPromptsAndRecordsLosesNothingAndTheJobKeepsAnswering() throws Exception {
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        Map<String, String> prompts = new java.util.LinkedHashMap<>();
+        prompts.put(
+                "deep",
+                "<task:summarize>"
+                        + "<note>".repeat(100_000)
+                        + "The pump failed twice. It was replaced."
+                        + "</note>".repeat(100_000));
+        prompts.put("lt-flood", "<".repeat(20 << 20));
+        prompts.put(
+                "unclosed",
+                "<task:summarize><document format=\"text\">The lease ends in May. Rent is due"
+                        + " monthly.");
+        prompts.put(
+                "unknown-tag",
+                "<task:summarize><blink>Shipping was late. The box was dented.</blink>");
+        prompts.put("misspelled", "<task:summarise> text");
+        for (Map.Entry<String, String> p : prompts.entrySet()) {
+            KAFKA.send(
+                    requests,
+                    null,
+                    REQUESTS.encode(request(p.getKey(), p.getValue())),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-" + p.getKey());
+        }
+        byte[] good =
+                REQUESTS.encode(request("after", "<task:embed><note>Still answering.</note>"));
+        byte[] invalidUtf8 = REQUESTS.encode(request("utf8", "<task:embed> XYZ"));
+        int at = new String(invalidUtf8, StandardCharsets.ISO_8859_1).indexOf("XYZ");
+        invalidUtf8[at] = (byte) 0xC3;
+        Map<String, byte[]> deadOnArrival = new java.util.LinkedHashMap<>();
+        deadOnArrival.put("garbage", new byte[] {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01});
+        deadOnArrival.put("empty", new byte[0]);
+        deadOnArrival.put(
+                "wrong-schema",
+                SingleObjectCodec.of(ExecutionGraph.class)
+                        .encode(
+                                ExecutionGraph.newBuilder()
+                                        .setGraphId("g")
+                                        .setSignature("s")
+                                        .setTask("t")
+                                        .setOutputFormat("json")
+                                        .setFidelity(io.zerolayer.schemas.Fidelity.FULL)
+                                        .setContractVersion("c")
+                                        .setCompilerVersion("c")
+                                        .setRuntimeVersion("r")
+                                        .setHardwareProfile("h")
+                                        .setModelChecksums(Map.of())
+                                        .setNodes(List.of())
+                                        .setCompiledAt(Instant.now())
+                                        .build()));
+        deadOnArrival.put("truncated", java.util.Arrays.copyOf(good, good.length - 7));
+        deadOnArrival.put("invalid-utf8", invalidUtf8);
+        for (Map.Entry<String, byte[]> d : deadOnArrival.entrySet()) {
+            KAFKA.send(
+                    requests,
+                    d.getKey().getBytes(),
+                    d.getValue(),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-" + d.getKey());
+        }
+        KAFKA.send(requests, null, good, ZeroLayerHeaders.CORRELATION_ID, "corr-after");
+
+        int expectedReplies = prompts.size() + 1;
+        List<ConsumerRecord<byte[], byte[]>> replies =
+                KAFKA.read(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        expectedReplies,
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(2));
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KAFKA.read(
+                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                        deadOnArrival.size(),
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(1));
+
+        // counting holds: every record sent is exactly one reply or one dead letter
+        assertThat(replies.size() + dead.size())
+                .isEqualTo(prompts.size() + deadOnArrival.size() + 1);
+        Map<String, AnalysisResponse> byId = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : replies) {
+            AnalysisResponse response = RESPONSES.decode(r.value());
+            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
+                    .isEqualTo("corr-" + response.getRequestId());
+            byId.put(response.getRequestId(), response);
+        }
+        assertThat(byId.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.Stream.concat(
+                                        prompts.keySet().stream(),
+                                        java.util.stream.Stream.of("after"))
+                                .toList());
+
+        AnalysisResponse deep = byId.get("deep");
+        assertThat(deep.getFidelity()).isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
+        assertThat(deep.getOutput()).contains("The pump failed twice.");
+        assertThat(deep.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL040");
+        assertThat(byId.get("unclosed").getFidelity())
+                .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
+        assertThat(byId.get("unknown-tag").getOutput()).contains("Shipping was late.");
+        assertThat(byId.get("unknown-tag").getGraphId()).isEqualTo(deep.getGraphId());
+        assertThat(byId.get("lt-flood").getStatus()).isEqualTo(ResponseStatus.REJECTED);
+        assertThat(byId.get("lt-flood").getDiagnostics())
+                .extracting(d -> d.getCode())
+                .containsExactly("ZL001");
+        assertThat(byId.get("misspelled").getDiagnostics().get(0).getHint())
+                .isEqualTo("did you mean <task:summarize>?");
+        assertThat(byId.get("after").getStatus()).isEqualTo(ResponseStatus.OK);
+        assertThat(byId.get("after").getFidelity()).isEqualTo(io.zerolayer.schemas.Fidelity.FULL);
+
+        Map<String, String> deadReasons = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            assertThat(r.value()).isEqualTo(deadOnArrival.get(key));
+            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo("corr-" + key);
+            deadReasons.put(key, header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE));
+        }
+        assertThat(deadReasons).containsOnlyKeys(deadOnArrival.keySet());
+        assertThat(deadReasons.get("empty")).contains("Empty");
+        assertThat(deadReasons.get("wrong-schema")).contains("Unknown schema fingerprint");
+        assertThat(deadReasons.get("truncated")).contains("Truncated");
+        assertThat(deadReasons.get("invalid-utf8")).contains("Invalid UTF-8");
+        assertThat(deadReasons.get("garbage")).contains("magic");
+    }
 }

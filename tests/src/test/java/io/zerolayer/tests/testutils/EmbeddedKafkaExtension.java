@@ -59,6 +59,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
     public void send(String topic, byte[] key, byte[] value, Object... headers) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers());
+        p.put("max.request.size", String.valueOf(64 << 20));
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key, value);
