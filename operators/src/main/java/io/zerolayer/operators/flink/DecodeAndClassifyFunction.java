@@ -64,7 +64,8 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         deadLetters = metrics.counter("requests_dead_lettered_total");
         rejected = metrics.counter("requests_rejected_total");
         safeMode = metrics.counter("requests_safe_mode_total");
-        rejectedByCode = metrics.addGroup("rejected_by_code");
+        // one counter per code, as a label: flink_..._operator_code_rejections_total{code="ZL010"}
+        rejectedByCode = metrics;
         rejectedCodes = new HashMap<>();
     }
 
@@ -116,8 +117,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                                                     c ->
                                                             rejectedByCode
                                                                     .addGroup("code", c)
-                                                                    .counter(
-                                                                            "requests_rejected_total"))
+                                                                    .counter("rejections_total"))
                                             .inc());
             ctx.output(
                     REJECTIONS,
