@@ -2,7 +2,6 @@ package io.zerolayer.operators.tasks;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.List;
@@ -25,16 +24,9 @@ final class FieldExtraction implements DocumentTask {
         ArrayNode arr = root.putArray("fields");
         StringBuilder text = new StringBuilder();
         for (int f = 0; f < fields.size(); f++) {
-            int best = 0;
-            double bestScore = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < in.chunkVectors().length; i++) {
-                double s = SentenceEncoder.cosine(in.queryVectors()[f], in.chunkVectors()[i]);
-                if (s > bestScore) {
-                    bestScore = s;
-                    best = i;
-                }
-            }
-            Chunk c = in.chunks().get(best);
+            BestChunk best = BestChunk.of(in.queryVectors()[f], in.chunkVectors());
+            double bestScore = best.score();
+            Chunk c = in.chunks().get(best.index());
             arr.addObject()
                     .put("field", fields.get(f))
                     .put("text", c.text().strip())

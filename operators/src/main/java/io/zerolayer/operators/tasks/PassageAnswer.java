@@ -1,7 +1,6 @@
 package io.zerolayer.operators.tasks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.List;
@@ -18,16 +17,9 @@ final class PassageAnswer implements DocumentTask {
 
     @Override
     public TaskResult decode(TaskInput in, String outputFormat) {
-        int best = 0;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < in.chunkVectors().length; i++) {
-            double s = SentenceEncoder.cosine(in.queryVectors()[0], in.chunkVectors()[i]);
-            if (s > bestScore) {
-                bestScore = s;
-                best = i;
-            }
-        }
-        Chunk c = in.chunks().get(best);
+        BestChunk best = BestChunk.of(in.queryVectors()[0], in.chunkVectors());
+        double bestScore = best.score();
+        Chunk c = in.chunks().get(best.index());
         long flops = DocumentTask.similarityFlops(1, in.chunkVectors().length);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
