@@ -146,4 +146,21 @@ class CompiledGraphTest {
                 .hasMessageContaining("do not match graph");
         assertThat(List.of(graph.plan().graphId())).doesNotContain(compiler.graphId(b));
     }
+
+    @Test
+    void extractFindsTheSentenceThatStatesEachField() throws Exception {
+        String prompt =
+                "<task:extract><output_format:json><fields>payment deadline, notice period for"
+                        + " termination, liability cap</fields>"
+                        + CONTRACT;
+        JsonNode fields = JSON.readTree(run(prompt).output()).get("fields");
+        assertThat(fields).hasSize(3);
+        assertThat(fields.get(0).get("text").asText()).contains("within thirty days");
+        assertThat(fields.get(1).get("text").asText()).contains("ninety days written notice");
+        assertThat(fields.get(2).get("text").asText()).contains("limited to the fees paid");
+        for (JsonNode f : fields) {
+            assertThat(prompt.substring(f.get("start").asInt(), f.get("end").asInt()).strip())
+                    .isEqualTo(f.get("text").asText());
+        }
+    }
 }
