@@ -132,4 +132,12 @@ public final class PipelineOptions {
                             "Largest record the sinks may write (max.request.size): a dead letter"
                                 + " carries the original bytes, so it must fit the largest request."
                                 + " The topics' max.message.bytes must allow it too.");
+
+    public static final ConfigOption<Double> REQUESTS_PER_SHARD =
+            ConfigOptions.key("zerolayer.hot-graphs.requests-per-shard")
+                    .doubleType()
+                    .defaultValue(25.0)
+                    .withDescription(
+                            "A graph gets one more executor shard (slot) per this many requests/s,"
+                                    + " up to one per slot; cold graphs stay on one slot.");
 }

@@ -5,6 +5,7 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
+import io.zerolayer.operators.flink.HotGraphSharder;
 import io.zerolayer.operators.flink.KeyedAvroSerializationSchema;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
@@ -35,6 +36,12 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 public final class StreamingJob {
     public static final String JOB_NAME = "zerolayer-streaming";
 
+    /**
+     * Key groups of the executor. Fixed, because the shard salts are chosen for it: changing it (or
+     * the executor's parallelism) only re-spreads shards, since the executor keeps no state.
+     */
+    static final int EXECUTOR_MAX_PARALLELISM = 128;
+
     private StreamingJob() {}
 
     /** Adds the job's operators to {@code env}, configured by {@link PipelineOptions}. */
@@ -52,6 +59,7 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        int executorParallelism = env.getParallelism();
         // Parsed here so a broken tasks.yaml fails the submission, not the running job; the
         // operators get its text and parse it again in open().
         String contracts = contracts(conf).source();
@@ -75,18 +83,28 @@ public final class StreamingJob {
                         .uid("requests-source");
 
         SingleOutputStreamOperator<RoutedRequest> routed =
-                raw.process(new DecodeAndClassifyFunction(contracts, hardwareProfile, policy))
+                raw.process(
+                                new DecodeAndClassifyFunction(
+                                        contracts,
+                                        hardwareProfile,
+                                        policy,
+                                        new HotGraphSharder(
+                                                executorParallelism,
+                                                EXECUTOR_MAX_PARALLELISM,
+                                                conf.get(PipelineOptions.REQUESTS_PER_SHARD))))
                         .uid("decode-classify")
                         .name("decode + classify + graph id");
 
         SingleOutputStreamOperator<Reply> replies =
-                routed.keyBy(r -> r.graphId)
+                routed.keyBy(r -> r.shardKey)
                         .process(
                                 new GraphExecutorFunction(
                                         contracts,
                                         hardwareProfile,
                                         conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
                                         conf.get(PipelineOptions.INTRA_OP_THREADS)))
+                        .setParallelism(executorParallelism)
+                        .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
                         .name("warm graph executor");
 

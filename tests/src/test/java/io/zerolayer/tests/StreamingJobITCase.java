@@ -88,10 +88,14 @@ class StreamingJobITCase {
                                 1,
                                 conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
                                 1));
+        job = start(conf);
+    }
+
+    private static JobClient start(Configuration conf) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         StreamingJob.define(env, conf);
-        job = env.executeAsync(StreamingJob.JOB_NAME);
+        return env.executeAsync(StreamingJob.JOB_NAME);
     }
 
     @AfterEach
@@ -482,5 +486,54 @@ class StreamingJobITCase {
         assertThat(deadReasons.get("truncated")).contains("Truncated");
         assertThat(deadReasons.get("invalid-utf8")).contains("Invalid UTF-8");
         assertThat(deadReasons.get("garbage")).contains("magic");
+    }
+
+    @Test
+    void aHotStructureUsesEverySlotAndEachShardCompilesOnce() throws Exception {
+        job.cancel().get();
+        conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1.0); // any burst is hot
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-hot"));
+        job = start(conf);
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        int count = 40;
+        for (int i = 0; i < count; i++) {
+            KAFKA.send(
+                    requests,
+                    null,
+                    REQUESTS.encode(
+                            request(
+                                    "hot-" + i,
+                                    "<task:embed><note>Reading " + i + " of the gauge.</note>")),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-hot-" + i);
+        }
+        List<AnalysisResponse> responses =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                count,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(1))
+                        .stream()
+                        .map(r -> RESPONSES.decode(r.value()))
+                        .toList();
+        assertThat(responses)
+                .hasSize(count)
+                .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
+        assertThat(responses.stream().map(AnalysisResponse::getGraphId).distinct()).hasSize(1);
+        // one compile per (graph, shard): the hot graph was compiled in each of the slots
+        assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
+                .hasSize(SLOTS);
+        List<ExecutionGraph> descriptors =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                SLOTS,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(1))
+                        .stream()
+                        .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
+                        .toList();
+        assertThat(descriptors).hasSize(SLOTS);
     }
 }

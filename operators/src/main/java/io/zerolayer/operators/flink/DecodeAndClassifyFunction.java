@@ -36,6 +36,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
     private final String contractsYaml;
     private final String hardwareProfile;
     private final SafeModePolicy policy;
+    private final HotGraphSharder sharder;
     private transient SingleObjectCodec<AnalysisRequest> codec;
     private transient StructureClassifier classifier;
     private transient GraphCompiler compiler;
@@ -47,10 +48,14 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
     private transient Map<String, Counter> rejectedCodes;
 
     public DecodeAndClassifyFunction(
-            String contractsYaml, String hardwareProfile, SafeModePolicy policy) {
+            String contractsYaml,
+            String hardwareProfile,
+            SafeModePolicy policy,
+            HotGraphSharder sharder) {
         this.contractsYaml = contractsYaml;
         this.hardwareProfile = hardwareProfile;
         this.policy = policy;
+        this.sharder = sharder;
     }
 
     @Override
@@ -67,6 +72,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         // one counter per code, as a label: flink_..._operator_code_rejections_total{code="ZL010"}
         rejectedByCode = metrics;
         rejectedCodes = new HashMap<>();
+        sharder.open(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
 
     @Override
@@ -126,6 +132,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                             route));
             return;
         }
+        routed.shardKey = sharder.shardKey(routed.graphId, receivedAt);
         routed.request = request;
         routed.route = route;
         routed.classifyMicros = classifyMicros;

@@ -9,6 +9,10 @@ import java.util.List;
 public class RoutedRequest {
     public AnalysisRequest request;
     public String graphId;
+
+    /** What the executor is keyed by: the graph id plus a shard salt (see HotGraphSharder). */
+    public String shardKey;
+
     public ReplyRoute route;
     public long classifyMicros;
 

@@ -62,7 +62,11 @@ class FlinkFunctionsTest {
     void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
+                        new DecodeAndClassifyFunction(
+                                CONTRACTS,
+                                "cpu-generic",
+                                DEGRADE,
+                                new HotGraphSharder(2, 128, 25)))) {
             h.processElement(
                     raw(
                             CODEC.encode(request("ok", "<task:embed> text")),
@@ -124,7 +128,11 @@ class FlinkFunctionsTest {
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
+                        new DecodeAndClassifyFunction(
+                                CONTRACTS,
+                                "cpu-generic",
+                                DEGRADE,
+                                new HotGraphSharder(2, 128, 25)))) {
             String[] prompts = {
                 "<task:embed> first text",
                 "<task:embed> second, different text",
@@ -189,7 +197,11 @@ class FlinkFunctionsTest {
         List<RoutedRequest> inputs = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
+                        new DecodeAndClassifyFunction(
+                                CONTRACTS,
+                                "cpu-generic",
+                                DEGRADE,
+                                new HotGraphSharder(2, 128, 25)))) {
             String[] prompts = {
                 "<task:embed> a",
                 "<task:summarize> b.",
@@ -259,7 +271,11 @@ class FlinkFunctionsTest {
         List<Reply> rejections;
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(CONTRACTS, "cpu-generic", DEGRADE))) {
+                        new DecodeAndClassifyFunction(
+                                CONTRACTS,
+                                "cpu-generic",
+                                DEGRADE,
+                                new HotGraphSharder(2, 128, 25)))) {
             h.processElement(raw(CODEC.encode(request("deep", deep))), 0);
             AnalysisRequest strict = request("deep-strict", deep);
             strict.setTenantId("strict-tenant");

@@ -1,0 +1,137 @@
+package io.zerolayer.operators.flink;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+
+/**
+ * Spreads hot graphs over several executor slots. Requests are keyed by a <em>shard key</em>: a
+ * graph with little traffic has one shard (its graph id plus a fixed salt), a graph whose observed
+ * rate exceeds {@code requestsPerShard} gets one more shard per multiple of it, up to one per
+ * executor slot. Salts are chosen so that the shards of one graph land on distinct slots (a plain
+ * {@code graphId#n} could hash two shards onto the same slot), and each shard compiles its graph
+ * once in its slot.
+ *
+ * <p>One instance per classifier subtask; it sees that subtask's share of the traffic and scales it
+ * by the number of classifier subtasks to estimate the graph's total rate.
+ */
+public final class HotGraphSharder implements Serializable {
+    /** Graphs whose rates are tracked; the least recently seen are forgotten beyond this. */
+    private static final int TRACKED_GRAPHS = 10_000;
+
+    private final int executorParallelism;
+    private final int maxParallelism;
+    private final double requestsPerShard;
+    private transient int observers;
+    private transient Map<String, GraphTraffic> traffic;
+
+    /**
+     * @param executorParallelism slots of the executor operator
+     * @param maxParallelism the executor operator's max parallelism (key groups)
+     * @param requestsPerShard requests/s one shard is meant to carry before another is added
+     */
+    public HotGraphSharder(int executorParallelism, int maxParallelism, double requestsPerShard) {
+        if (requestsPerShard <= 0) {
+            throw new IllegalArgumentException(
+                    "requests per shard must be positive, got " + requestsPerShard);
+        }
+        this.executorParallelism = executorParallelism;
+        this.maxParallelism = maxParallelism;
+        this.requestsPerShard = requestsPerShard;
+    }
+
+    /**
+     * @param observers classifier subtasks sharing the traffic (this one included)
+     */
+    public void open(int observers) {
+        this.observers = Math.max(1, observers);
+        this.traffic =
+                new LinkedHashMap<>(64, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, GraphTraffic> eldest) {
+                        return size() > TRACKED_GRAPHS;
+                    }
+                };
+    }
+
+    /** Records one request of {@code graphId} and returns the key to route it by. */
+    public String shardKey(String graphId, long nowMillis) {
+        GraphTraffic t = traffic.computeIfAbsent(graphId, id -> new GraphTraffic(id, nowMillis));
+        double rate = t.record(nowMillis) * observers;
+        int shards =
+                (int)
+                        Math.min(
+                                executorParallelism,
+                                Math.max(1, Math.ceil(rate / requestsPerShard)));
+        return t.keys[(int) (t.sent++ % shards)];
+    }
+
+    /** Current shard count of a graph (for metrics and tests). */
+    public int shards(String graphId, long nowMillis) {
+        GraphTraffic t = traffic.get(graphId);
+        return t == null
+                ? 0
+                : (int)
+                        Math.min(
+                                executorParallelism,
+                                Math.max(
+                                        1,
+                                        Math.ceil(
+                                                t.estimate(nowMillis)
+                                                        * observers
+                                                        / requestsPerShard)));
+    }
+
+    /** The executor slot a shard key is processed in. */
+    public int slotOf(String shardKey) {
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                shardKey, maxParallelism, executorParallelism);
+    }
+
+    private final class GraphTraffic {
+        /** keys[i] lands on slot (home + i) mod parallelism. */
+        final String[] keys = new String[executorParallelism];
+
+        long windowStart;
+        int inWindow;
+        double lastRate;
+        long sent;
+
+        GraphTraffic(String graphId, long now) {
+            windowStart = now;
+            int home = slotOf(graphId + "#0");
+            for (int shard = 0, salt = 0; shard < executorParallelism; salt++) {
+                String key = graphId + "#" + salt;
+                if (slotOf(key) == (home + shard) % executorParallelism) {
+                    keys[shard++] = key;
+                }
+            }
+        }
+
+        /** Counts one arrival; returns the estimated requests/s this observer sees. */
+        double record(long now) {
+            roll(now);
+            inWindow++;
+            return estimate(now);
+        }
+
+        /**
+         * The last full second's rate, or the current second's count so far if higher (so a burst
+         * spreads within its first second; counting over a whole second keeps a few requests in a
+         * row from looking like a flood).
+         */
+        double estimate(long now) {
+            roll(now);
+            return Math.max(lastRate, inWindow);
+        }
+
+        private void roll(long now) {
+            if (now - windowStart >= 1000) {
+                lastRate = now - windowStart >= 2000 ? 0 : inWindow * 1000.0 / (now - windowStart);
+                windowStart = now;
+                inWindow = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.zerolayer.operators.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class HotGraphSharderTest {
+    private static HotGraphSharder sharder(int slots, double perShard, int observers) {
+        HotGraphSharder s = new HotGraphSharder(slots, 128, perShard);
+        s.open(observers);
+        return s;
+    }
+
+    @Test
+    void aColdGraphStaysOnOneSlot() {
+        HotGraphSharder s = sharder(4, 25, 1);
+        Set<String> keys = new HashSet<>();
+        for (int i = 0; i < 10; i++) {
+            keys.add(s.shardKey("cold", 1_000 + i * 120)); // 10 requests over 1.2 s: ~8/s
+        }
+        assertThat(keys).hasSize(1);
+        assertThat(s.shards("cold", 2_200)).isEqualTo(1);
+    }
+
+    @Test
+    void aHotGraphSpreadsOverDistinctSlotsUpToAllOfThem() {
+        for (int slots : new int[] {2, 3, 4, 8}) {
+            HotGraphSharder s = sharder(slots, 10, 2);
+            Set<Integer> usedSlots = new HashSet<>();
+            IntStream.range(0, 200)
+                    .forEach(i -> usedSlots.add(s.slotOf(s.shardKey("hot", 5_000 + i))));
+            assertThat(usedSlots).as("%d slots", slots).hasSize(slots);
+            assertThat(s.shards("hot", 5_200)).isEqualTo(slots);
+        }
+    }
+
+    @Test
+    void shardCountFollowsTheRate() {
+        HotGraphSharder s = sharder(8, 10, 1);
+        for (int i = 0; i < 30; i++) {
+            s.shardKey("warm", 10_000 + i * 30); // 30 requests in 0.9 s
+        }
+        assertThat(s.shards("warm", 10_950)).isEqualTo(3);
+        // the next second is quiet: the rate of the last full second still holds …
+        s.shardKey("warm", 11_100);
+        assertThat(s.shards("warm", 11_100)).isEqualTo(3);
+        // … and after a silent second the graph is back on one slot
+        assertThat(s.shards("warm", 13_500)).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstShardIsTheGraphsHomeSlot() {
+        HotGraphSharder s = sharder(4, 1000, 1);
+        String key = s.shardKey("g", 0);
+        assertThat(key).isEqualTo("g#0");
+    }
+}
