@@ -23,7 +23,17 @@ final class PipelineSettings {
                             + " -Dzerolayer.graph-cache.capacity=16.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
+    @Option(
+            names = "--hardware-profile",
+            description =
+                    "auto (detect) or a hardware-profiles.yaml id; overrides"
+                            + " zerolayer.hardware-profile.")
+    String hardwareProfile;
+
     Configuration load() {
+        if (hardwareProfile != null) {
+            overrides.put("zerolayer.hardware-profile", hardwareProfile);
+        }
         return FlinkConfigLoader.load(
                 configDir != null ? configDir : FlinkConfigLoader.defaultDir(), overrides);
     }

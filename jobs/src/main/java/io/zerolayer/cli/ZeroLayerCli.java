@@ -15,13 +15,35 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             SubmitCommand.class,
             CheckCommand.class,
+            HardwareCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {
 
     public static void main(String[] args) {
-        int code = new CommandLine(new ZeroLayerCli()).execute(args);
-        System.exit(code);
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line with ZeroLayer's error handling: a mistake a user can fix (a bad option
+     * value, an unknown profile, a broken tasks.yaml) prints its message and exits 2, without a
+     * stack trace.
+     */
+    public static CommandLine commandLine() {
+        return new CommandLine(new ZeroLayerCli())
+                .setExecutionExceptionHandler(
+                        (e, cmd, parsed) -> {
+                            if (e instanceof IllegalArgumentException) {
+                                cmd.getErr()
+                                        .println(
+                                                "zerolayer "
+                                                        + cmd.getCommandName()
+                                                        + ": "
+                                                        + e.getMessage());
+                                return 2;
+                            }
+                            throw e;
+                        });
     }
 
     @Override

@@ -90,8 +90,11 @@ public final class PipelineOptions {
     public static final ConfigOption<String> HARDWARE_PROFILE =
             ConfigOptions.key("zerolayer.hardware-profile")
                     .stringType()
-                    .defaultValue("cpu-generic")
-                    .withDescription("Hardware profile id compiled graphs are specific to.");
+                    .defaultValue("auto")
+                    .withDescription(
+                            "auto detects each slot's device (CUDA through JavaCPP, else the CPU)"
+                                + " and maps it onto hardware-profiles.yaml; a profile id overrides"
+                                + " detection (custom mode, per TaskManager in mixed clusters).");
 
     public static final ConfigOption<Integer> INTRA_OP_THREADS =
             ConfigOptions.key("zerolayer.onnx.intra-op-threads")

@@ -1,5 +1,7 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
@@ -59,6 +61,10 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        if (!hardwareProfile.equals(HardwareFingerprint.AUTO)) {
+            // fail the submission, not every executor's open(), on a typo
+            HardwareFingerprint.resolve(hardwareProfile, HardwareProfiles.builtIn());
+        }
         int executorParallelism = env.getParallelism();
         // Parsed here so a broken tasks.yaml fails the submission, not the running job; the
         // operators get its text and parse it again in open().
@@ -86,7 +92,6 @@ public final class StreamingJob {
                 raw.process(
                                 new DecodeAndClassifyFunction(
                                         contracts,
-                                        hardwareProfile,
                                         policy,
                                         new HotGraphSharder(
                                                 executorParallelism,

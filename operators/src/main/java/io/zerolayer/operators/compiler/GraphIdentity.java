@@ -28,6 +28,12 @@ public record GraphIdentity(
     /** Bumped whenever the compiler would emit a different graph for the same inputs. */
     public static final String COMPILER_VERSION = "zlc-2";
 
+    /**
+     * Hardware profile of routing ids: the classifier does not know which slot, and so which
+     * hardware, will run a request.
+     */
+    public static final String ANY_HARDWARE = "any";
+
     public GraphIdentity {
         modelChecksums = new TreeMap<>(modelChecksums);
     }

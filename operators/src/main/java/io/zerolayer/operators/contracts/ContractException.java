@@ -1,7 +1,7 @@
 package io.zerolayer.operators.contracts;
 
 /** tasks.yaml is malformed; the message names the key and what it expected. */
-public class ContractException extends RuntimeException {
+public class ContractException extends IllegalArgumentException {
     public ContractException(String message) {
         super(message);
     }

@@ -23,18 +23,17 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Decodes a raw request (Avro single-object, or JSON when {@code content-type: application/json}),
- * type-checks it against its task contract and computes its graph id. Every input leaves as exactly
- * one of: a {@link RoutedRequest} (main output; to the SAFE graph when its structure is abnormal
- * and the tenant's policy degrades), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link
- * DeadLetter} ({@link #DEAD_LETTERS}). Counting holds: records in = routed + rejected + dead
- * letters.
+ * type-checks it against its task contract and computes its structure id (the graph id without
+ * hardware, which only the executor's slot knows). Every input leaves as exactly one of: a {@link
+ * RoutedRequest} (main output; to the SAFE graph when its structure is abnormal and the tenant's
+ * policy degrades), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link DeadLetter} ({@link
+ * #DEAD_LETTERS}). Counting holds: records in = routed + rejected + dead letters.
  */
 public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, RoutedRequest> {
     public static final OutputTag<Reply> REJECTIONS = new OutputTag<>("rejections") {};
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final String contractsYaml;
-    private final String hardwareProfile;
     private final SafeModePolicy policy;
     private final HotGraphSharder sharder;
     private transient SingleObjectCodec<AnalysisRequest> codec;
@@ -48,12 +47,8 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
     private transient Map<String, Counter> rejectedCodes;
 
     public DecodeAndClassifyFunction(
-            String contractsYaml,
-            String hardwareProfile,
-            SafeModePolicy policy,
-            HotGraphSharder sharder) {
+            String contractsYaml, SafeModePolicy policy, HotGraphSharder sharder) {
         this.contractsYaml = contractsYaml;
-        this.hardwareProfile = hardwareProfile;
         this.policy = policy;
         this.sharder = sharder;
     }
@@ -63,7 +58,9 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         codec = SingleObjectCodec.of(AnalysisRequest.class);
         TaskContracts contracts = TaskContracts.parse(contractsYaml);
         classifier = new StructureClassifier(contracts);
-        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), hardwareProfile));
+        compiler =
+                new GraphCompiler(
+                        GraphIdentity.current(contracts.version(), GraphIdentity.ANY_HARDWARE));
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         recordsIn = metrics.counter("requests_in_total");
         deadLetters = metrics.counter("requests_dead_lettered_total");
@@ -98,11 +95,11 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
         long classifyMicros = (System.nanoTime() - start) / 1_000;
         RoutedRequest routed = new RoutedRequest();
         if (classified.compiles()) {
-            routed.graphId = compiler.graphId(classified);
+            routed.structureId = compiler.graphId(classified);
         } else if (classified.abnormal() && policy.degrades(request.getTenantId())) {
             safeMode.inc();
             routed.safeMode = true;
-            routed.graphId = compiler.safeGraphId();
+            routed.structureId = compiler.safeGraphId();
             for (PromptDiagnostic d : classified.diagnostics()) {
                 // served anyway, so the problems are reported as warnings with the answer
                 routed.diagnostics.add(
@@ -132,7 +129,7 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                             route));
             return;
         }
-        routed.shardKey = sharder.shardKey(routed.graphId, receivedAt);
+        routed.shardKey = sharder.shardKey(routed.structureId, receivedAt);
         routed.request = request;
         routed.route = route;
         routed.classifyMicros = classifyMicros;

@@ -1,6 +1,8 @@
 package io.zerolayer.operators.flink;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
@@ -56,7 +58,9 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
             new OutputTag<>("graph-descriptors") {};
 
     private final String contractsYaml;
-    private final String hardwareProfile;
+    private final String hardwareSetting;
+    private transient String hardwareProfile;
+    private transient String device;
     private final int cacheCapacity;
     private final int intraOpThreads;
 
@@ -71,13 +75,13 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     private transient Histogram requestLatencyMs;
 
     public GraphExecutorFunction(
-            String contractsYaml, String hardwareProfile, int cacheCapacity, int intraOpThreads) {
+            String contractsYaml, String hardwareSetting, int cacheCapacity, int intraOpThreads) {
         if (cacheCapacity < 1) {
             throw new IllegalArgumentException(
                     "Graph cache capacity must be at least 1, got " + cacheCapacity);
         }
         this.contractsYaml = contractsYaml;
-        this.hardwareProfile = hardwareProfile;
+        this.hardwareSetting = hardwareSetting;
         this.cacheCapacity = cacheCapacity;
         this.intraOpThreads = intraOpThreads;
     }
@@ -86,6 +90,15 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     public void open(OpenContext context) {
         TaskContracts contracts = TaskContracts.parse(contractsYaml);
         classifier = new StructureClassifier(contracts);
+        // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware
+        HardwareFingerprint hardware =
+                HardwareFingerprint.resolve(hardwareSetting, HardwareProfiles.builtIn());
+        hardwareProfile = hardware.profile().id();
+        LOG.info(
+                "Compiling for hardware profile {} ({}): {}",
+                hardwareProfile,
+                hardware.detected() ? "detected" : "configured",
+                hardware.primary().summary());
         compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), hardwareProfile));
         safeModeMaxChars = contracts.limits().safeModeMaxChars();
         encoders = new EncoderPool(intraOpThreads);
@@ -121,7 +134,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                     new Reply(
                             Responses.failed(
                                     request,
-                                    in.graphId,
+                                    null,
                                     DiagnosticCodes.DEADLINE_PASSED,
                                     "Deadline "
                                             + request.getDeadline()
@@ -130,33 +143,32 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                             in.route));
             return;
         }
+        String graphId = null;
         try {
             ClassifiedPrompt classified =
                     in.safeMode ? null : classifier.classify(request.getPrompt());
+            if (classified != null && !classified.compiles()) {
+                throw new IllegalStateException(
+                        "The prompt compiled in the classifier but not here: the two operators"
+                                + " read different task contracts");
+            }
+            // this slot's hardware completes the id: the same structure has one graph per profile
+            graphId = in.safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
             long compileMicros = 0;
-            CompiledGraph graph = warmGraphs.get(in.graphId);
+            CompiledGraph graph = warmGraphs.get(graphId);
             if (graph == null) {
                 long start = System.nanoTime();
                 ExecutionPlan plan =
                         in.safeMode ? compiler.compileSafe() : compiler.compile(classified);
-                if (!plan.graphId().equals(in.graphId)) {
-                    throw new IllegalStateException(
-                            "Graph id mismatch: classified as "
-                                    + in.graphId
-                                    + ", compiled as "
-                                    + plan.graphId()
-                                    + " (contracts, hardware profile or models differ between"
-                                    + " operators)");
-                }
                 graph = new CompiledGraph(plan, encoders);
                 compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-                warmGraphs.put(in.graphId, graph);
+                warmGraphs.put(graphId, graph);
                 cacheMisses.inc();
                 compileTimeMs.update(compileMicros / 1_000);
                 ctx.output(GRAPH_DESCRIPTORS, plan.toDescriptor(now));
                 LOG.info(
                         "Compiled graph {} ({}) in {} ms; {} warm in this slot",
-                        in.graphId.substring(0, 12),
+                        graphId.substring(0, 12),
                         plan.signature(),
                         compileMicros / 1_000,
                         warmGraphs.size());
@@ -175,7 +187,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
             emitCosts(ctx, request, graph, run);
             AnalysisResponse response =
                     Responses.base(request, in.classifyMicros)
-                            .setGraphId(in.graphId)
+                            .setGraphId(graphId)
                             .setStatus(ResponseStatus.OK)
                             .setFidelity(in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL)
                             .setTask(graph.plan().task())
@@ -199,12 +211,12 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
             out.collect(new Reply(response, in.route));
         } catch (RuntimeException e) {
             // A request that cannot run is answered, never dropped; the job keeps going.
-            LOG.warn("Request {} on graph {} failed", request.getRequestId(), in.graphId, e);
+            LOG.warn("Request {} on graph {} failed", request.getRequestId(), graphId, e);
             out.collect(
                     new Reply(
                             Responses.failed(
                                     request,
-                                    in.graphId,
+                                    graphId,
                                     DiagnosticCodes.EXECUTION_FAILED,
                                     "Execution failed: " + e.getMessage(),
                                     in.classifyMicros),

@@ -8,9 +8,14 @@ import java.util.List;
 /** A decoded, classified request on its way to the executor that owns its graph id. */
 public class RoutedRequest {
     public AnalysisRequest request;
-    public String graphId;
 
-    /** What the executor is keyed by: the graph id plus a shard salt (see HotGraphSharder). */
+    /**
+     * Hash of the structure and contracts, without hardware: what routing is keyed on. The executor
+     * adds its slot's hardware profile to get the graph id it compiles and reports.
+     */
+    public String structureId;
+
+    /** What the executor is keyed by: the structure id plus a shard salt (see HotGraphSharder). */
     public String shardKey;
 
     public ReplyRoute route;

@@ -63,10 +63,7 @@ class FlinkFunctionsTest {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
                         new DecodeAndClassifyFunction(
-                                CONTRACTS,
-                                "cpu-generic",
-                                DEGRADE,
-                                new HotGraphSharder(2, 128, 25)))) {
+                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
             h.processElement(
                     raw(
                             CODEC.encode(request("ok", "<task:embed> text")),
@@ -88,11 +85,12 @@ class FlinkFunctionsTest {
             List<RoutedRequest> routed = h.extractOutputValues();
             assertThat(routed).extracting(r -> r.request.getRequestId()).containsExactly("ok", "j");
             RoutedRequest ok = routed.get(0);
-            assertThat(ok.graphId).hasSize(64);
+            assertThat(ok.structureId).hasSize(64);
             assertThat(new String(ok.route.correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
             assertThat(ok.route.replyTopic).isEqualTo("my-replies");
             assertThat(routed.get(1).route.json).isTrue();
-            assertThat(routed.get(1).graphId).isEqualTo(ok.graphId); // same structure, JSON or Avro
+            assertThat(routed.get(1).structureId)
+                    .isEqualTo(ok.structureId); // same structure, JSON or Avro
 
             List<Reply> rejections =
                     h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
@@ -129,10 +127,7 @@ class FlinkFunctionsTest {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
                         new DecodeAndClassifyFunction(
-                                CONTRACTS,
-                                "cpu-generic",
-                                DEGRADE,
-                                new HotGraphSharder(2, 128, 25)))) {
+                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
             String[] prompts = {
                 "<task:embed> first text",
                 "<task:embed> second, different text",
@@ -146,7 +141,7 @@ class FlinkFunctionsTest {
         }
         try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+                        new KeyedProcessOperator<>(fn), r -> r.shardKey, Types.STRING)) {
             h.open();
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
@@ -198,10 +193,7 @@ class FlinkFunctionsTest {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
                 ProcessFunctionTestHarnesses.forProcessFunction(
                         new DecodeAndClassifyFunction(
-                                CONTRACTS,
-                                "cpu-generic",
-                                DEGRADE,
-                                new HotGraphSharder(2, 128, 25)))) {
+                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
             String[] prompts = {
                 "<task:embed> a",
                 "<task:summarize> b.",
@@ -217,7 +209,7 @@ class FlinkFunctionsTest {
         GraphExecutorFunction fn = new GraphExecutorFunction(CONTRACTS, "cpu-generic", 1, 1);
         try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(fn), r -> r.graphId, Types.STRING)) {
+                        new KeyedProcessOperator<>(fn), r -> r.shardKey, Types.STRING)) {
             h.open();
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
@@ -230,7 +222,8 @@ class FlinkFunctionsTest {
                             .toList();
             assertThat(compiles.subList(0, 4)).allMatch(c -> c > 0);
             assertThat(compiles.get(4)).isZero();
-            assertThat(fn.warmGraphIds()).containsExactly(inputs.get(4).graphId);
+            String lastGraph = h.extractOutputValues().get(4).response.getGraphId();
+            assertThat(fn.warmGraphIds()).containsExactly(lastGraph);
         }
     }
 
@@ -239,13 +232,14 @@ class FlinkFunctionsTest {
         RoutedRequest in = new RoutedRequest();
         in.request = request("late", "<task:embed> x");
         in.request.setDeadline(Instant.now().minusSeconds(1));
-        in.graphId = "g";
+        in.structureId = "g";
+        in.shardKey = "g#0";
         in.route = new ReplyRoute();
         try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(
                                 new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
-                        r -> r.graphId,
+                        r -> r.shardKey,
                         Types.STRING)) {
             h.open();
             h.processElement(in, 0);
@@ -272,10 +266,7 @@ class FlinkFunctionsTest {
         try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(
                         new DecodeAndClassifyFunction(
-                                CONTRACTS,
-                                "cpu-generic",
-                                DEGRADE,
-                                new HotGraphSharder(2, 128, 25)))) {
+                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
             h.processElement(raw(CODEC.encode(request("deep", deep))), 0);
             AnalysisRequest strict = request("deep-strict", deep);
             strict.setTenantId("strict-tenant");
@@ -292,7 +283,8 @@ class FlinkFunctionsTest {
                 .extracting(r -> r.request.getRequestId())
                 .containsExactly("deep", "blink");
         assertThat(routed).allSatisfy(r -> assertThat(r.safeMode).isTrue());
-        assertThat(routed.get(0).graphId).isEqualTo(routed.get(1).graphId); // one SAFE graph
+        assertThat(routed.get(0).structureId)
+                .isEqualTo(routed.get(1).structureId); // one SAFE graph
         assertThat(routed.get(0).diagnostics)
                 .extracting(d -> d.getCode() + "/" + d.getSeverity())
                 .containsExactly("ZL040/warning");
@@ -310,7 +302,7 @@ class FlinkFunctionsTest {
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(
                                 new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
-                        r -> r.graphId,
+                        r -> r.shardKey,
                         Types.STRING)) {
             h.open();
             h.processElement(routed.get(0), 0);
