@@ -10,12 +10,14 @@ public enum EncoderModel {
             "minilm-l6-v2-fp32",
             "fp32",
             "/all-minilm-l6-v2.onnx",
-            "/all-minilm-l6-v2-tokenizer.json"),
+            "/all-minilm-l6-v2-tokenizer.json",
+            90_387_606L),
     MINILM_L6_V2_INT8(
             "minilm-l6-v2-int8",
             "int8",
             "/all-minilm-l6-v2-q.onnx",
-            "/all-minilm-l6-v2-q-tokenizer.json");
+            "/all-minilm-l6-v2-q-tokenizer.json",
+            22_972_370L);
 
     /** Hidden size of both variants. */
     public static final int HIDDEN_SIZE = 384;
@@ -38,12 +40,19 @@ public enum EncoderModel {
         return LAYERS * (long) batch * seqLen * perTokenLayer;
     }
 
+    private final long weightBytes;
     private final String id;
     private final String precision;
     private final String onnxResource;
     private final String tokenizerResource;
 
-    EncoderModel(String id, String precision, String onnxResource, String tokenizerResource) {
+    EncoderModel(
+            String id,
+            String precision,
+            String onnxResource,
+            String tokenizerResource,
+            long weightBytes) {
+        this.weightBytes = weightBytes;
         this.id = id;
         this.precision = precision;
         this.onnxResource = onnxResource;
@@ -53,6 +62,11 @@ public enum EncoderModel {
     /** Stable id used in graph descriptors and cost records. */
     public String id() {
         return id;
+    }
+
+    /** Size of the shipped .onnx file: what one forward pass reads at least once. */
+    public long weightBytes() {
+        return weightBytes;
     }
 
     public String precision() {

@@ -125,4 +125,13 @@ class SentenceEncoderTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
     }
+
+    @ParameterizedTest
+    @EnumSource(EncoderModel.class)
+    void declaredWeightSizeIsTheShippedFile(EncoderModel model) throws Exception {
+        try (var in = SentenceEncoderTest.class.getResourceAsStream(model.onnxResource())) {
+            assertThat(in.transferTo(java.io.OutputStream.nullOutputStream()))
+                    .isEqualTo(model.weightBytes());
+        }
+    }
 }

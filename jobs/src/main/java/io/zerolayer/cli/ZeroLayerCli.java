@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             SubmitCommand.class,
             CheckCommand.class,
             HardwareCommand.class,
+            InspectCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

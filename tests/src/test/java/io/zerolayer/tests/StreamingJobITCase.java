@@ -243,6 +243,34 @@ class StreamingJobITCase {
         assertThat(descriptors.stream().filter(g -> g.getGraphId().equals(shared))).hasSize(1);
         assertThat(descriptors).hasSize(3);
 
+        // zerolayer inspect prints the shared graph from the graphs topic, with its choices
+        java.io.ByteArrayOutputStream inspected = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stdout = System.out;
+        int inspectExit;
+        try (java.io.PrintStream out =
+                new java.io.PrintStream(inspected, true, StandardCharsets.UTF_8)) {
+            System.setOut(out);
+            inspectExit =
+                    io.zerolayer.cli.ZeroLayerCli.commandLine()
+                            .execute(
+                                    "inspect",
+                                    "--bootstrap-servers",
+                                    KAFKA.bootstrapServers(),
+                                    "--graphs-topic",
+                                    conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                    shared.substring(0, 10));
+        } finally {
+            System.setOut(stdout);
+        }
+        String report = inspected.toString(StandardCharsets.UTF_8);
+        assertThat(inspectExit).isZero();
+        assertThat(report)
+                .contains("graph " + shared)
+                .contains("decode/answer")
+                .contains("chunk/section:termination")
+                .contains("why       decoder 'answer' returns a vector or single passages")
+                .contains("estimate  ");
+
         // one kernel cost record per executed node per request
         int expectedCosts =
                 responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();

@@ -22,9 +22,9 @@ import java.util.Set;
  * is the vector or a passage (embed, answer) get fp32; the others get int8 once a text run reaches
  * 2048 chars, where int8 runs about twice as fast on CPU at a small loss.
  *
- * <p>The SAFE graph ({@link #compileSafe()}) serves abnormal structures: the prompt as plain text,
- * summarized extractively with the int8 encoder. It is compiled like any other graph and has its
- * own id, from the signature {@value #SAFE_SIGNATURE}.
+ * <p>The SAFE graph ({@link #compileSafe(int)}) serves abnormal structures: the prompt as plain
+ * text, summarized extractively with the int8 encoder. It is compiled like any other graph and has
+ * its own id, from the signature {@value #SAFE_SIGNATURE}.
  */
 public final class GraphCompiler {
     /**
@@ -48,9 +48,18 @@ public final class GraphCompiler {
     private static final Set<String> SENTENCE_DECODERS = Set.of("summarize", "classify", "extract");
 
     private final GraphIdentity identity;
+    private final CostEstimator estimator;
 
     public GraphCompiler(GraphIdentity identity) {
+        this(identity, null);
+    }
+
+    /**
+     * @param estimator adds cost estimates for the slot's hardware to the plan; may be null
+     */
+    public GraphCompiler(GraphIdentity identity, CostEstimator estimator) {
         this.identity = identity;
+        this.estimator = estimator;
     }
 
     public GraphIdentity identity() {
@@ -71,12 +80,36 @@ public final class GraphCompiler {
         }
         DocumentContent content = DocumentContent.of(prompt.parsed());
         String decoder = prompt.contract().decoder();
-        EncoderModel model =
-                decoder.equals("embed")
-                                || decoder.equals("answer")
-                                || content.maxSizeBucket() < INT8_FROM_BUCKET
-                        ? EncoderModel.MINILM_L6_V2_FP32
-                        : EncoderModel.MINILM_L6_V2_INT8;
+        int bucket = content.maxSizeBucket();
+        EncoderModel model;
+        String reason;
+        if (decoder.equals("embed") || decoder.equals("answer")) {
+            model = EncoderModel.MINILM_L6_V2_FP32;
+            reason =
+                    "decoder '"
+                            + decoder
+                            + "' returns a vector or single passages: fp32 keeps their fidelity";
+        } else if (bucket < INT8_FROM_BUCKET) {
+            model = EncoderModel.MINILM_L6_V2_FP32;
+            reason =
+                    "largest text run below 2048 chars (size bucket "
+                            + bucket
+                            + "): fp32 costs little more";
+        } else {
+            model = EncoderModel.MINILM_L6_V2_INT8;
+            reason =
+                    "largest text run in size bucket "
+                            + bucket
+                            + " (2048+ chars): int8, about twice the CPU throughput";
+        }
+        double tokens =
+                content.scopes().values().stream()
+                        .flatMap(List::stream)
+                        .mapToDouble(
+                                run ->
+                                        CostEstimator.representativeChars(run.sizeBucket())
+                                                / CostEstimator.CHARS_PER_TOKEN)
+                        .sum();
         return plan(
                 identity.graphId(prompt.signature()),
                 prompt.signature().canonical(),
@@ -85,11 +118,16 @@ public final class GraphCompiler {
                 prompt.outputFormat(),
                 Fidelity.FULL,
                 List.copyOf(content.scopes().keySet()),
-                model);
+                model,
+                reason,
+                tokens);
     }
 
-    /** The SAFE graph: one body scope of plain text, extractive summary, int8, text output. */
-    public ExecutionPlan compileSafe() {
+    /**
+     * The SAFE graph: one body scope of plain text (at most {@code maxChars}), extractive summary,
+     * int8, text output.
+     */
+    public ExecutionPlan compileSafe(int maxChars) {
         return plan(
                 safeGraphId(),
                 SAFE_SIGNATURE,
@@ -98,7 +136,9 @@ public final class GraphCompiler {
                 "text",
                 Fidelity.SAFE_MODE,
                 List.of("body"),
-                EncoderModel.MINILM_L6_V2_INT8);
+                EncoderModel.MINILM_L6_V2_INT8,
+                "SAFE graph: the cheapest encoder for text whose structure is not trusted",
+                maxChars / CostEstimator.CHARS_PER_TOKEN);
     }
 
     private ExecutionPlan plan(
@@ -109,7 +149,9 @@ public final class GraphCompiler {
             String outputFormat,
             Fidelity fidelity,
             List<String> scopes,
-            EncoderModel model) {
+            EncoderModel model,
+            String modelReason,
+            double estimatedTokens) {
         List<PlanNode> nodes = new ArrayList<>();
         nodes.add(
                 new PlanNode(
@@ -119,6 +161,10 @@ public final class GraphCompiler {
                         List.of(),
                         Map.of("scopes", String.join(",", scopes))));
         String strategy = SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
+        String chunkReason =
+                strategy.equals("sentences")
+                        ? "decoder '" + decoder + "' picks or weighs sentences"
+                        : "decoder '" + decoder + "' wants context: overlapping windows";
         List<String> chunkIds = new ArrayList<>();
         for (String scope : scopes) {
             String id = "chunk/" + scope;
@@ -137,7 +183,9 @@ public final class GraphCompiler {
                                     "window",
                                     String.valueOf(WINDOW_TOKENS),
                                     "stride",
-                                    String.valueOf(WINDOW_STRIDE))));
+                                    String.valueOf(WINDOW_STRIDE),
+                                    "reason",
+                                    chunkReason)));
         }
         nodes.add(
                 new PlanNode(
@@ -145,7 +193,7 @@ public final class GraphCompiler {
                         "encode",
                         model.id(),
                         chunkIds,
-                        Map.of("precision", model.precision())));
+                        encodeParams(model, modelReason, estimatedTokens, strategy)));
         nodes.add(
                 new PlanNode(
                         "pool",
@@ -161,5 +209,17 @@ public final class GraphCompiler {
                         List.of("pool"),
                         Map.of("task", task, "decoder", decoder)));
         return new ExecutionPlan(graphId, signature, task, outputFormat, fidelity, identity, nodes);
+    }
+
+    private Map<String, String> encodeParams(
+            EncoderModel model, String reason, double tokens, String strategy) {
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        params.put("precision", model.precision());
+        params.put("reason", reason);
+        if (estimator != null) {
+            params.put("estimate.hardware", estimator.profile().id());
+            params.putAll(estimator.encode(model, tokens, strategy));
+        }
+        return params;
     }
 }

@@ -3,6 +3,7 @@ package io.zerolayer.operators.flink;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
@@ -99,7 +100,10 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                 hardwareProfile,
                 hardware.detected() ? "detected" : "configured",
                 hardware.primary().summary());
-        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), hardwareProfile));
+        compiler =
+                new GraphCompiler(
+                        GraphIdentity.current(contracts.version(), hardwareProfile),
+                        new CostEstimator(hardware.profile(), hardware.primary()));
         safeModeMaxChars = contracts.limits().safeModeMaxChars();
         encoders = new EncoderPool(intraOpThreads);
         // Warm start: open every model's session now, so the first request of a graph pays only
@@ -159,7 +163,9 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
             if (graph == null) {
                 long start = System.nanoTime();
                 ExecutionPlan plan =
-                        in.safeMode ? compiler.compileSafe() : compiler.compile(classified);
+                        in.safeMode
+                                ? compiler.compileSafe(safeModeMaxChars)
+                                : compiler.compile(classified);
                 graph = new CompiledGraph(plan, encoders);
                 compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
                 warmGraphs.put(graphId, graph);

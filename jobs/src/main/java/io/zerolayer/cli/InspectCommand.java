@@ -1,0 +1,167 @@
+package io.zerolayer.cli;
+
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.GraphNode;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.schemas.serde.UndecodableRecordException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zerolayer inspect GRAPH_ID}: reads the compacted graphs topic and prints what was compiled
+ * for a graph id (or a unique prefix of one): its structure, identity, and each node with the
+ * reason for its choices and the cost estimate for the hardware it was compiled for.
+ */
+@Command(
+        name = "inspect",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print a compiled graph from the graphs topic: structure, nodes, choices and"
+                        + " estimates.")
+final class InspectCommand implements Callable<Integer> {
+    @Option(
+            names = "--bootstrap-servers",
+            required = true,
+            description = "Kafka bootstrap servers.")
+    String bootstrapServers;
+
+    @Option(
+            names = "--graphs-topic",
+            defaultValue = "zerolayer.graphs",
+            description = "Default: ${DEFAULT-VALUE}.")
+    String graphsTopic;
+
+    @Option(
+            names = "--format",
+            defaultValue = "text",
+            description = "text or json. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Parameters(
+            paramLabel = "GRAPH_ID",
+            description = "A graph id (x-execution-graph-id) or a prefix of at least 6 characters.")
+    String graphId;
+
+    @Override
+    public Integer call() {
+        if (graphId.length() < 6) {
+            throw new IllegalArgumentException("Give at least 6 characters of the graph id");
+        }
+        Map<String, ExecutionGraph> latest = readAll();
+        List<ExecutionGraph> matches =
+                latest.values().stream().filter(g -> g.getGraphId().startsWith(graphId)).toList();
+        if (matches.isEmpty()) {
+            System.err.printf(
+                    "No graph %s… among the %d on %s%n", graphId, latest.size(), graphsTopic);
+            return 1;
+        }
+        if (matches.size() > 1) {
+            System.err.println(
+                    "The prefix " + graphId + " matches several graphs; give more characters:");
+            matches.forEach(
+                    g -> System.err.println("  " + g.getGraphId() + "  " + g.getSignature()));
+            return 1;
+        }
+        ExecutionGraph g = matches.get(0);
+        if (format.equals("json")) {
+            System.out.println(g); // Avro's JSON rendering of the descriptor
+            return 0;
+        }
+        System.out.println("graph " + g.getGraphId());
+        System.out.printf(
+                "  task        %s → %s, fidelity %s%n",
+                g.getTask(), g.getOutputFormat(), g.getFidelity());
+        System.out.println("  structure   " + g.getSignature());
+        System.out.printf(
+                "  compiled    for %s with %s, compiler %s, contracts %s, at %s%n",
+                g.getHardwareProfile(),
+                g.getRuntimeVersion(),
+                g.getCompilerVersion(),
+                g.getContractVersion(),
+                g.getCompiledAt());
+        g.getModelChecksums()
+                .forEach((m, sum) -> System.out.printf("  model       %s sha256 %s%n", m, sum));
+        System.out.println("  nodes");
+        for (GraphNode n : g.getNodes()) {
+            Map<String, String> p = new LinkedHashMap<>(n.getParams());
+            String reason = p.remove("reason");
+            Map<String, String> estimate = new LinkedHashMap<>();
+            p.keySet()
+                    .removeIf(
+                            k -> {
+                                if (k.startsWith("estimate.")) {
+                                    estimate.put(k.substring("estimate.".length()), p.get(k));
+                                    return true;
+                                }
+                                return false;
+                            });
+            System.out.printf(
+                    "    %-28s %s%s%n",
+                    n.getNodeId(), n.getModel() == null ? "" : "[" + n.getModel() + "] ", p);
+            if (reason != null) {
+                System.out.println("      why       " + reason);
+            }
+            if (!estimate.isEmpty()) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "      estimate  %s sequences × %s tokens, %.2f GFLOP, %.1f MB, %.2f ms"
+                                + " (%s-bound on %s)%n",
+                        estimate.get("sequences"),
+                        estimate.get("seq-len"),
+                        Long.parseLong(estimate.get("flops")) / 1e9,
+                        Long.parseLong(estimate.get("bytes")) / 1e6,
+                        Long.parseLong(estimate.get("micros")) / 1e3,
+                        estimate.get("bound"),
+                        estimate.get("hardware"));
+            }
+        }
+        return 0;
+    }
+
+    private Map<String, ExecutionGraph> readAll() {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrapServers);
+        props.put("isolation.level", "read_committed");
+        SingleObjectCodec<ExecutionGraph> codec = SingleObjectCodec.of(ExecutionGraph.class);
+        Map<String, ExecutionGraph> latest = new LinkedHashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(
+                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            var infos = consumer.partitionsFor(graphsTopic, Duration.ofSeconds(30));
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "No topic " + graphsTopic + " on " + bootstrapServers);
+            }
+            List<TopicPartition> partitions =
+                    infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    try {
+                        ExecutionGraph g = codec.decode(r.value());
+                        latest.put(g.getGraphId(), g);
+                    } catch (UndecodableRecordException e) {
+                        // not a descriptor; skip it
+                    }
+                }
+            }
+        }
+        return latest;
+    }
+}

@@ -1,0 +1,95 @@
+package io.zerolayer.operators.compiler;
+
+import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.hardware.DeviceReport;
+import io.zerolayer.gpu.hardware.HardwareProfile;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A first static cost model: what the encode node of a graph will cost on the slot's hardware, for
+ * a representative request of its structure. Tokens come from the size buckets (a bucket's middle,
+ * about 4 characters a token), FLOPs from the encoder's architecture ({@link
+ * EncoderModel#forwardFlops}), bytes from the weights plus the activations, and time from a
+ * roofline: max(FLOPs / peak, bytes / bandwidth) plus a fixed launch overhead. These are estimates
+ * printed by {@code zerolayer inspect}, not measurements; the ONNX-graph cost model and calibration
+ * against ONNX Runtime's profiler come later.
+ */
+public final class CostEstimator {
+    static final double CHARS_PER_TOKEN = 4.0;
+
+    /** Average sentence in tokens, for sentence-chunked graphs. */
+    static final int SENTENCE_TOKENS = 25;
+
+    static final double LAUNCH_OVERHEAD_MICROS = 50;
+
+    private final HardwareProfile profile;
+    private final DeviceReport device;
+
+    public CostEstimator(HardwareProfile profile, DeviceReport device) {
+        this.profile = profile;
+        this.device = device;
+    }
+
+    /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
+    static double representativeChars(int bucket) {
+        return bucket == 0 ? 64 : 128 * Math.pow(2, bucket - 1) * 1.5;
+    }
+
+    /** Estimates for an encode node over {@code tokens} document tokens. */
+    public Map<String, String> encode(EncoderModel model, double tokens, String strategy) {
+        int seqLen;
+        int sequences;
+        if (strategy.equals("sentences")) {
+            seqLen = SENTENCE_TOKENS + 2;
+            sequences = (int) Math.max(1, Math.ceil(tokens / SENTENCE_TOKENS));
+        } else {
+            seqLen = (int) Math.min(GraphCompiler.WINDOW_TOKENS, Math.max(1, tokens)) + 2;
+            sequences =
+                    (int)
+                            Math.max(
+                                    1,
+                                    Math.ceil(
+                                                    Math.max(
+                                                                    0,
+                                                                    tokens
+                                                                            - GraphCompiler
+                                                                                    .WINDOW_TOKENS)
+                                                            / GraphCompiler.WINDOW_STRIDE)
+                                            + 1);
+        }
+        long flops = EncoderModel.forwardFlops(sequences, seqLen);
+        long activations =
+                (long) sequences
+                        * seqLen
+                        * EncoderModel.HIDDEN_SIZE
+                        * Float.BYTES
+                        * EncoderModel.LAYERS
+                        * 8;
+        long bytes = model.weightBytes() + activations;
+        double peak = profile.peakFlops(model.precision().equals("int8") ? "int8" : "fp32", device);
+        double computeSeconds = Double.isNaN(peak) || peak <= 0 ? 0 : flops / peak;
+        double memorySeconds =
+                profile.memoryBandwidthBytesPerSec() <= 0
+                        ? 0
+                        : bytes / profile.memoryBandwidthBytesPerSec();
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("estimate.tokens", String.valueOf(Math.round(tokens)));
+        out.put("estimate.sequences", String.valueOf(sequences));
+        out.put("estimate.seq-len", String.valueOf(seqLen));
+        out.put("estimate.flops", String.valueOf(flops));
+        out.put("estimate.bytes", String.valueOf(bytes));
+        out.put("estimate.bound", computeSeconds >= memorySeconds ? "compute" : "memory");
+        out.put(
+                "estimate.micros",
+                String.valueOf(
+                        Math.round(
+                                Math.max(computeSeconds, memorySeconds) * 1e6
+                                        + LAUNCH_OVERHEAD_MICROS)));
+        return out;
+    }
+
+    public HardwareProfile profile() {
+        return profile;
+    }
+}
