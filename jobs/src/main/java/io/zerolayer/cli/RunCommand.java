@@ -46,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Fails before submitting, instead of a job that fails over until someone creates the topic.
+     * Fails before submitting, instead of a job that fails over until someone creates the topics.
      */
     private static void requireRequestsTopic(Configuration conf) throws Exception {
         String bootstrap =
@@ -57,17 +57,22 @@ final class RunCommand implements Callable<Integer> {
                                                 "Set --bootstrap-servers or "
                                                         + PipelineOptions.BOOTSTRAP_SERVERS.key()
                                                         + " in config.yaml"));
-        String topic = conf.get(PipelineOptions.REQUESTS_TOPIC);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
-                throw new IllegalStateException(
-                        "Requests topic '"
-                                + topic
-                                + "' does not exist on "
-                                + bootstrap
-                                + "; create it (one partition per task slot is a good start) or set"
-                                + " "
-                                + PipelineOptions.REQUESTS_TOPIC.key());
+            var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            for (var option :
+                    java.util.List.of(
+                            PipelineOptions.REQUESTS_TOPIC, PipelineOptions.CONTROL_TOPIC)) {
+                String topic = conf.get(option);
+                if (!existing.contains(topic)) {
+                    throw new IllegalArgumentException(
+                            "Topic '"
+                                    + topic
+                                    + "' does not exist on "
+                                    + bootstrap
+                                    + "; create it (requests: one partition per task slot; control:"
+                                    + " one) or set "
+                                    + option.key());
+                }
             }
         }
     }

@@ -48,6 +48,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
             topics.put(conf.get(PipelineOptions.RESPONSES_TOPIC), 1);
             topics.put(conf.get(PipelineOptions.COSTS_TOPIC), parallelism);
             topics.put(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1);
+            topics.put(conf.get(PipelineOptions.CONTROL_TOPIC), 1);
             broker.createTopics(topics);
             broker.createCompactedTopic(conf.get(PipelineOptions.GRAPHS_TOPIC), 1);
 

@@ -143,4 +143,27 @@ public final class PipelineOptions {
                     .withDescription(
                             "A graph gets one more executor shard (slot) per this many requests/s,"
                                     + " up to one per slot; cold graphs stay on one slot.");
+
+    public static final ConfigOption<String> CONTROL_TOPIC =
+            ConfigOptions.key("zerolayer.topics.control")
+                    .stringType()
+                    .defaultValue("zerolayer.control")
+                    .withDescription(
+                            "Control commands broadcast to every slot:"
+                                + " {\"command\":\"clear-cache\"},"
+                                + " {\"command\":\"reload-contracts\"[,\"contracts\":\"<tasks.yaml>\"]}.");
+
+    public static final ConfigOption<MemorySize> GRAPH_CACHE_SIZE =
+            ConfigOptions.key("zerolayer.graph-cache.size-mb")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64mb"))
+                    .withDescription(
+                            "Bytes of compiled graphs kept warm per slot (a graph weighs its"
+                                + " descriptor; the ONNX sessions are shared and not counted).");
+
+    public static final ConfigOption<Duration> GRAPH_CACHE_TTL =
+            ConfigOptions.key("zerolayer.graph-cache.ttl")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription("A warm graph not used for this long is dropped.");
 }

@@ -4,6 +4,9 @@ import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.flink.ControlCommand;
+import io.zerolayer.operators.flink.ControlCommandDeserializationSchema;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
@@ -25,6 +28,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -84,14 +88,35 @@ public final class StreamingJob {
                         .setDeserializer(new RawRecordDeserializationSchema())
                         .setProperty("isolation.level", "read_committed")
                         .build();
+        // control commands reach every classifier and executor slot; the topic is read from its
+        // end: reloaded contracts survive restarts in broadcast state, not by replaying commands
+        KafkaSource<ControlCommand> controlSource =
+                KafkaSource.<ControlCommand>builder()
+                        .setBootstrapServers(bootstrap)
+                        .setTopics(conf.get(PipelineOptions.CONTROL_TOPIC))
+                        .setGroupId(conf.get(PipelineOptions.GROUP_ID) + "-control")
+                        .setStartingOffsets(
+                                OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
+                        .setDeserializer(new ControlCommandDeserializationSchema())
+                        .setProperty("isolation.level", "read_committed")
+                        .build();
+        BroadcastStream<ControlCommand> control =
+                env.fromSource(controlSource, WatermarkStrategy.noWatermarks(), "control")
+                        .uid("control-source")
+                        .setParallelism(1)
+                        .broadcast(ControlCommand.STATE);
+        String contractsFile = conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null);
+
         DataStream<RawRecord> raw =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
                         .uid("requests-source");
 
         SingleOutputStreamOperator<RoutedRequest> routed =
-                raw.process(
+                raw.connect(control)
+                        .process(
                                 new DecodeAndClassifyFunction(
                                         contracts,
+                                        contractsFile,
                                         policy,
                                         new HotGraphSharder(
                                                 executorParallelism,
@@ -102,11 +127,18 @@ public final class StreamingJob {
 
         SingleOutputStreamOperator<Reply> replies =
                 routed.keyBy(r -> r.shardKey)
+                        .connect(control)
                         .process(
                                 new GraphExecutorFunction(
                                         contracts,
+                                        contractsFile,
                                         hardwareProfile,
-                                        conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
+                                        new WarmGraphCache.Bounds(
+                                                conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
+                                                conf.get(PipelineOptions.GRAPH_CACHE_SIZE)
+                                                        .getBytes(),
+                                                conf.get(PipelineOptions.GRAPH_CACHE_TTL)
+                                                        .toMillis()),
                                         conf.get(PipelineOptions.INTRA_OP_THREADS)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)

@@ -72,6 +72,7 @@ class StreamingJobITCase {
         conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
         conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
         conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
+        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
@@ -87,6 +88,8 @@ class StreamingJobITCase {
                                 conf.get(PipelineOptions.GRAPHS_TOPIC),
                                 1,
                                 conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.CONTROL_TOPIC),
                                 1));
         job = start(conf);
     }
@@ -563,5 +566,82 @@ class StreamingJobITCase {
                         .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
                         .toList();
         assertThat(descriptors).hasSize(SLOTS);
+    }
+
+    /** Sends one request and waits for its reply (the n-th on the responses topic). */
+    private AnalysisResponse roundTrip(String id, String prompt, int nth) {
+        KAFKA.send(
+                conf.get(PipelineOptions.REQUESTS_TOPIC),
+                null,
+                REQUESTS.encode(request(id, prompt)));
+        return KAFKA
+                .read(conf.get(PipelineOptions.RESPONSES_TOPIC), nth, REPLY_TIMEOUT, Duration.ZERO)
+                .stream()
+                .map(r -> RESPONSES.decode(r.value()))
+                .filter(r -> r.getRequestId().equals(id))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void cacheTtlClearCacheAndReloadContractsThroughTheControlTopic() throws Exception {
+        job.cancel().get();
+        conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofMillis(1500));
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-control"));
+        job = start(conf);
+        String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
+        assertThat(roundTrip("first", prompt, 1).getTimings().getCompileMicros()).isPositive();
+        assertThat(roundTrip("warm", prompt, 2).getTimings().getCompileMicros()).isZero();
+        Thread.sleep(2_000);
+        assertThat(roundTrip("after-ttl", prompt, 3).getTimings().getCompileMicros())
+                .as("idle past the TTL")
+                .isPositive();
+
+        String control = conf.get(PipelineOptions.CONTROL_TOPIC);
+        KAFKA.send(
+                control,
+                null,
+                new io.zerolayer.operators.flink.ControlCommand("clear-cache", null).toJson());
+        Thread.sleep(1_000); // within the TTL, so only clear-cache can explain a compile
+        assertThat(roundTrip("after-clear", prompt, 4).getTimings().getCompileMicros())
+                .as("after clear-cache")
+                .isPositive();
+
+        AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.", 5);
+        assertThat(before.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+        String contracts =
+                io.zerolayer.operators.contracts.TaskContracts.builtIn()
+                        .source()
+                        .replace("version: 1", "version: 2")
+                        .replace("  extract:\n", "  digest: {decoder: summarize}\n  extract:\n");
+        KAFKA.send(
+                control,
+                null,
+                new io.zerolayer.operators.flink.ControlCommand("reload-contracts", contracts)
+                        .toJson());
+        Thread.sleep(2_000);
+        AnalysisResponse after =
+                roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.", 6);
+        assertThat(after.getStatus()).isEqualTo(ResponseStatus.OK);
+        assertThat(after.getTask()).isEqualTo("digest");
+        AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt, 7);
+        assertThat(embedUnderV2.getGraphId())
+                .as("the contracts' version is part of the graph id")
+                .isNotEqualTo(roundTripGraphIdOf("first", 7));
+    }
+
+    private String roundTripGraphIdOf(String id, int count) {
+        return KAFKA
+                .read(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        count,
+                        REPLY_TIMEOUT,
+                        Duration.ZERO)
+                .stream()
+                .map(r -> RESPONSES.decode(r.value()))
+                .filter(r -> r.getRequestId().equals(id))
+                .findFirst()
+                .orElseThrow()
+                .getGraphId();
     }
 }

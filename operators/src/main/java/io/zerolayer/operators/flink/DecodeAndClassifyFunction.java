@@ -17,7 +17,7 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -28,12 +28,16 @@ import org.apache.flink.util.OutputTag;
  * RoutedRequest} (main output; to the SAFE graph when its structure is abnormal and the tenant's
  * policy degrades), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link DeadLetter} ({@link
  * #DEAD_LETTERS}). Counting holds: records in = routed + rejected + dead letters.
+ *
+ * <p>The broadcast input carries {@link ControlCommand}s; {@code reload-contracts} swaps the
+ * contracts requests are checked against without a restart.
  */
-public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, RoutedRequest> {
+public class DecodeAndClassifyFunction
+        extends BroadcastProcessFunction<RawRecord, ControlCommand, RoutedRequest> {
     public static final OutputTag<Reply> REJECTIONS = new OutputTag<>("rejections") {};
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
-    private final String contractsYaml;
+    private final ContractsInForce contracts;
     private final SafeModePolicy policy;
     private final HotGraphSharder sharder;
     private transient SingleObjectCodec<AnalysisRequest> codec;
@@ -43,12 +47,19 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
     private transient Counter deadLetters;
     private transient Counter rejected;
     private transient Counter safeMode;
-    private transient MetricGroup rejectedByCode;
+    private transient MetricGroup metrics;
     private transient Map<String, Counter> rejectedCodes;
 
+    /**
+     * @param contractsFile the tasks.yaml a bare reload-contracts re-reads, or null for the
+     *     built-in
+     */
     public DecodeAndClassifyFunction(
-            String contractsYaml, SafeModePolicy policy, HotGraphSharder sharder) {
-        this.contractsYaml = contractsYaml;
+            String contractsYaml,
+            String contractsFile,
+            SafeModePolicy policy,
+            HotGraphSharder sharder) {
+        this.contracts = new ContractsInForce(contractsYaml, contractsFile);
         this.policy = policy;
         this.sharder = sharder;
     }
@@ -56,24 +67,42 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
     @Override
     public void open(OpenContext context) {
         codec = SingleObjectCodec.of(AnalysisRequest.class);
-        TaskContracts contracts = TaskContracts.parse(contractsYaml);
-        classifier = new StructureClassifier(contracts);
-        compiler =
-                new GraphCompiler(
-                        GraphIdentity.current(contracts.version(), GraphIdentity.ANY_HARDWARE));
-        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        use(contracts.initial());
+        metrics = getRuntimeContext().getMetricGroup();
         recordsIn = metrics.counter("requests_in_total");
         deadLetters = metrics.counter("requests_dead_lettered_total");
         rejected = metrics.counter("requests_rejected_total");
         safeMode = metrics.counter("requests_safe_mode_total");
-        // one counter per code, as a label: flink_..._operator_code_rejections_total{code="ZL010"}
-        rejectedByCode = metrics;
         rejectedCodes = new HashMap<>();
         sharder.open(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
 
+    private void use(TaskContracts taskContracts) {
+        classifier = new StructureClassifier(taskContracts);
+        compiler =
+                new GraphCompiler(
+                        GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE));
+    }
+
     @Override
-    public void processElement(RawRecord raw, Context ctx, Collector<RoutedRequest> out) {
+    public void processBroadcastElement(
+            ControlCommand command, Context ctx, Collector<RoutedRequest> out) throws Exception {
+        if (ControlCommand.RELOAD_CONTRACTS.equals(command.command)) {
+            TaskContracts reloaded =
+                    contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
+            if (reloaded != null) {
+                use(reloaded);
+            }
+        }
+    }
+
+    @Override
+    public void processElement(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out)
+            throws Exception {
+        TaskContracts changed = contracts.changed(ctx.getBroadcastState(ControlCommand.STATE));
+        if (changed != null) {
+            use(changed); // contracts reloaded before a restore
+        }
         recordsIn.inc();
         long receivedAt = System.currentTimeMillis();
         ReplyRoute route = ReplyRoute.of(raw);
@@ -112,14 +141,15 @@ public class DecodeAndClassifyFunction extends ProcessFunction<RawRecord, Routed
                     .filter(PromptDiagnostic::isError)
                     .map(PromptDiagnostic::code)
                     .distinct()
+                    // one counter per code, as a label:
+                    // flink_..._operator_code_rejections_total{code="ZL010"}
                     .forEach(
                             code ->
                                     rejectedCodes
                                             .computeIfAbsent(
                                                     code,
                                                     c ->
-                                                            rejectedByCode
-                                                                    .addGroup("code", c)
+                                                            metrics.addGroup("code", c)
                                                                     .counter("rejections_total"))
                                             .inc());
             ctx.output(

@@ -13,6 +13,7 @@ import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -25,32 +26,35 @@ import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.Timings;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes requests keyed by graph id. The first request of a graph id in this slot compiles the
- * graph and binds it to the slot's ONNX sessions; later ones reuse it (a warm hit). Compiled graphs
- * live in a bounded LRU cache, not in Flink state: they are derived from the graph id and the
- * slot's hardware, so after a restore they are simply compiled again.
+ * Executes requests keyed by shard key (structure id + shard). The first request of a graph in this
+ * slot compiles it for the slot's hardware and binds it to the slot's ONNX sessions; later ones
+ * reuse it (a warm hit). Compiled graphs live in a {@link WarmGraphCache} (bounded by entries,
+ * bytes and idle time), not in Flink state: they are derived from the graph id and the slot's
+ * hardware, so after a restore they are simply compiled again.
  *
  * <p>Outputs one {@link Reply} per request (OK, or FAILED with the reason), one {@link
  * KernelCostRecord} per executed node ({@link #COST_RECORDS}) and the descriptor of each graph it
  * compiles ({@link #GRAPH_DESCRIPTORS}). Requests routed to the SAFE graph are answered with
- * fidelity SAFE_MODE and the diagnostics that sent them there.
+ * fidelity SAFE_MODE and the diagnostics that sent them there. The broadcast input carries {@link
+ * ControlCommand}s: {@code clear-cache} empties the cache, {@code reload-contracts} swaps the
+ * contracts (and so the graph ids) without a restart.
  */
-public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRequest, Reply> {
+public class GraphExecutorFunction
+        extends KeyedBroadcastProcessFunction<String, RoutedRequest, ControlCommand, Reply> {
     private static final Logger LOG = LoggerFactory.getLogger(GraphExecutorFunction.class);
 
     public static final OutputTag<KernelCostRecord> COST_RECORDS =
@@ -58,66 +62,57 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS =
             new OutputTag<>("graph-descriptors") {};
 
-    private final String contractsYaml;
+    private final ContractsInForce contracts;
     private final String hardwareSetting;
-    private transient String hardwareProfile;
-    private transient String device;
-    private final int cacheCapacity;
+    private final WarmGraphCache.Bounds cacheBounds;
     private final int intraOpThreads;
 
+    private transient String hardwareProfile;
+    private transient CostEstimator estimator;
     private transient StructureClassifier classifier;
     private transient GraphCompiler compiler;
     private transient int safeModeMaxChars;
     private transient EncoderPool encoders;
-    private transient Map<String, CompiledGraph> warmGraphs;
+    private transient WarmGraphCache warmGraphs;
+    private transient SingleObjectCodec<ExecutionGraph> descriptorCodec;
     private transient Counter cacheHits;
     private transient Counter cacheMisses;
     private transient Histogram compileTimeMs;
     private transient Histogram requestLatencyMs;
 
     public GraphExecutorFunction(
-            String contractsYaml, String hardwareSetting, int cacheCapacity, int intraOpThreads) {
-        if (cacheCapacity < 1) {
-            throw new IllegalArgumentException(
-                    "Graph cache capacity must be at least 1, got " + cacheCapacity);
-        }
-        this.contractsYaml = contractsYaml;
+            String contractsYaml,
+            String contractsFile,
+            String hardwareSetting,
+            WarmGraphCache.Bounds cacheBounds,
+            int intraOpThreads) {
+        this.contracts = new ContractsInForce(contractsYaml, contractsFile);
         this.hardwareSetting = hardwareSetting;
-        this.cacheCapacity = cacheCapacity;
+        this.cacheBounds = cacheBounds;
         this.intraOpThreads = intraOpThreads;
     }
 
     @Override
     public void open(OpenContext context) {
-        TaskContracts contracts = TaskContracts.parse(contractsYaml);
-        classifier = new StructureClassifier(contracts);
         // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware
         HardwareFingerprint hardware =
                 HardwareFingerprint.resolve(hardwareSetting, HardwareProfiles.builtIn());
         hardwareProfile = hardware.profile().id();
+        estimator = new CostEstimator(hardware.profile(), hardware.primary());
         LOG.info(
                 "Compiling for hardware profile {} ({}): {}",
                 hardwareProfile,
                 hardware.detected() ? "detected" : "configured",
                 hardware.primary().summary());
-        compiler =
-                new GraphCompiler(
-                        GraphIdentity.current(contracts.version(), hardwareProfile),
-                        new CostEstimator(hardware.profile(), hardware.primary()));
-        safeModeMaxChars = contracts.limits().safeModeMaxChars();
+        use(contracts.initial());
         encoders = new EncoderPool(intraOpThreads);
         // Warm start: open every model's session now, so the first request of a graph pays only
         // for compiling it (graph_compile_time_ms), not for loading weights.
         for (EncoderModel model : EncoderModel.values()) {
             encoders.get(model);
         }
-        warmGraphs =
-                new LinkedHashMap<>(16, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, CompiledGraph> eldest) {
-                        return size() > cacheCapacity;
-                    }
-                };
+        warmGraphs = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
+        descriptorCodec = SingleObjectCodec.of(ExecutionGraph.class);
         var metrics = getRuntimeContext().getMetricGroup();
         cacheHits = metrics.counter("execution_graph_cache_hit_total");
         cacheMisses = metrics.counter("execution_graph_cache_miss_total");
@@ -127,10 +122,44 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
         requestLatencyMs =
                 metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
         metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
+        metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
+    }
+
+    private void use(TaskContracts taskContracts) {
+        classifier = new StructureClassifier(taskContracts);
+        compiler =
+                new GraphCompiler(
+                        GraphIdentity.current(taskContracts.version(), hardwareProfile), estimator);
+        safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
     }
 
     @Override
-    public void processElement(RoutedRequest in, Context ctx, Collector<Reply> out) {
+    public void processBroadcastElement(ControlCommand command, Context ctx, Collector<Reply> out)
+            throws Exception {
+        switch (command.command) {
+            case ControlCommand.CLEAR_CACHE -> {
+                LOG.info("clear-cache: dropping {} warm graphs", warmGraphs.size());
+                warmGraphs.clear();
+            }
+            case ControlCommand.RELOAD_CONTRACTS -> {
+                TaskContracts reloaded =
+                        contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
+                if (reloaded != null) {
+                    use(reloaded);
+                    warmGraphs.clear(); // graphs of the old contracts can no longer be hit
+                }
+            }
+            default -> LOG.warn("Ignoring control command: {}", command);
+        }
+    }
+
+    @Override
+    public void processElement(RoutedRequest in, ReadOnlyContext ctx, Collector<Reply> out)
+            throws Exception {
+        TaskContracts changed = contracts.changed(ctx.getBroadcastState(ControlCommand.STATE));
+        if (changed != null) {
+            use(changed); // contracts reloaded before a restore
+        }
         AnalysisRequest request = in.request;
         Instant now = Instant.now();
         if (request.getDeadline() != null && now.isAfter(request.getDeadline())) {
@@ -168,10 +197,11 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
                                 : compiler.compile(classified);
                 graph = new CompiledGraph(plan, encoders);
                 compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-                warmGraphs.put(graphId, graph);
+                ExecutionGraph descriptor = plan.toDescriptor(now);
+                warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
                 cacheMisses.inc();
                 compileTimeMs.update(compileMicros / 1_000);
-                ctx.output(GRAPH_DESCRIPTORS, plan.toDescriptor(now));
+                ctx.output(GRAPH_DESCRIPTORS, descriptor);
                 LOG.info(
                         "Compiled graph {} ({}) in {} ms; {} warm in this slot",
                         graphId.substring(0, 12),
@@ -232,7 +262,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
     }
 
     private void emitCosts(
-            Context ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
+            ReadOnlyContext ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
         String graphId = graph.plan().graphId();
         for (NodeRun node : run.nodeRuns()) {
             ctx.output(
@@ -260,7 +290,7 @@ public class GraphExecutorFunction extends KeyedProcessFunction<String, RoutedRe
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */
     List<String> warmGraphIds() {
-        return List.copyOf(warmGraphs.keySet());
+        return warmGraphs.graphIds();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.zerolayer.operators.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -15,10 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +29,29 @@ class FlinkFunctionsTest {
     static final io.zerolayer.operators.contracts.SafeModePolicy DEGRADE =
             new io.zerolayer.operators.contracts.SafeModePolicy(
                     "degrade", Map.of("strict-tenant", "strict"));
+
+    static BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest>
+            classifierHarness() throws Exception {
+        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new DecodeAndClassifyFunction(
+                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25)),
+                ControlCommand.STATE);
+    }
+
+    static GraphExecutorFunction executor(int capacity) {
+        return new GraphExecutorFunction(
+                CONTRACTS,
+                null,
+                "cpu-generic",
+                new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
+                1);
+    }
+
+    static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
+            executorHarness(GraphExecutorFunction fn) throws Exception {
+        return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
+                fn, r -> r.shardKey, Types.STRING, ControlCommand.STATE);
+    }
 
     private static final SingleObjectCodec<AnalysisRequest> CODEC =
             SingleObjectCodec.of(AnalysisRequest.class);
@@ -60,10 +83,8 @@ class FlinkFunctionsTest {
 
     @Test
     void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
-        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
-                ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(
-                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+                classifierHarness()) {
             h.processElement(
                     raw(
                             CODEC.encode(request("ok", "<task:embed> text")),
@@ -122,12 +143,10 @@ class FlinkFunctionsTest {
 
     @Test
     void executorCompilesOncePerGraphAndAccountsForEveryNode() throws Exception {
-        GraphExecutorFunction fn = new GraphExecutorFunction(CONTRACTS, "cpu-generic", 2, 1);
+        GraphExecutorFunction fn = executor(2);
         List<RoutedRequest> inputs = new ArrayList<>();
-        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
-                ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(
-                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                classifierHarness()) {
             String[] prompts = {
                 "<task:embed> first text",
                 "<task:embed> second, different text",
@@ -139,10 +158,8 @@ class FlinkFunctionsTest {
             }
             inputs.addAll(classify.extractOutputValues());
         }
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(fn), r -> r.shardKey, Types.STRING)) {
-            h.open();
+        try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                executorHarness(fn)) {
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
             }
@@ -190,10 +207,8 @@ class FlinkFunctionsTest {
     @Test
     void warmGraphsAreBoundedAndTheLeastRecentlyUsedIsEvicted() throws Exception {
         List<RoutedRequest> inputs = new ArrayList<>();
-        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> classify =
-                ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(
-                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                classifierHarness()) {
             String[] prompts = {
                 "<task:embed> a",
                 "<task:summarize> b.",
@@ -206,11 +221,9 @@ class FlinkFunctionsTest {
             }
             inputs.addAll(classify.extractOutputValues());
         }
-        GraphExecutorFunction fn = new GraphExecutorFunction(CONTRACTS, "cpu-generic", 1, 1);
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(fn), r -> r.shardKey, Types.STRING)) {
-            h.open();
+        GraphExecutorFunction fn = executor(1);
+        try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                executorHarness(fn)) {
             for (RoutedRequest in : inputs) {
                 h.processElement(in, 0);
             }
@@ -235,13 +248,8 @@ class FlinkFunctionsTest {
         in.structureId = "g";
         in.shardKey = "g#0";
         in.route = new ReplyRoute();
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(
-                                new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
-                        r -> r.shardKey,
-                        Types.STRING)) {
-            h.open();
+        try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                executorHarness(executor(4))) {
             h.processElement(in, 0);
             assertThat(h.extractOutputValues())
                     .singleElement()
@@ -263,10 +271,8 @@ class FlinkFunctionsTest {
                         + "</note>".repeat(50);
         List<RoutedRequest> routed;
         List<Reply> rejections;
-        try (OneInputStreamOperatorTestHarness<RawRecord, RoutedRequest> h =
-                ProcessFunctionTestHarnesses.forProcessFunction(
-                        new DecodeAndClassifyFunction(
-                                CONTRACTS, DEGRADE, new HotGraphSharder(2, 128, 25)))) {
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+                classifierHarness()) {
             h.processElement(raw(CODEC.encode(request("deep", deep))), 0);
             AnalysisRequest strict = request("deep-strict", deep);
             strict.setTenantId("strict-tenant");
@@ -298,13 +304,8 @@ class FlinkFunctionsTest {
                                     .containsExactly("ZL040");
                         });
 
-        try (KeyedOneInputStreamOperatorTestHarness<String, RoutedRequest, Reply> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(
-                                new GraphExecutorFunction(CONTRACTS, "cpu-generic", 4, 1)),
-                        r -> r.shardKey,
-                        Types.STRING)) {
-            h.open();
+        try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                executorHarness(executor(4))) {
             h.processElement(routed.get(0), 0);
             assertThat(h.extractOutputValues())
                     .singleElement()
@@ -324,5 +325,74 @@ class FlinkFunctionsTest {
                                     assertThat(g.getValue().getFidelity())
                                             .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE));
         }
+    }
+
+    @Test
+    void controlCommandsClearTheCacheAndReloadContractsWithoutARestart() throws Exception {
+        String digestContracts =
+                CONTRACTS
+                        .replace("version: 1", "version: 2")
+                        .replace("  extract:\n", "  digest: {decoder: summarize}\n  extract:\n");
+        assertThat(digestContracts).contains("digest");
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                        classifierHarness();
+                KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                        executorHarness(executor(8))) {
+            classify.processElement(raw(CODEC.encode(request("a", "<task:embed> one"))), 0);
+            classify.processElement(
+                    raw(CODEC.encode(request("digest-before", "<task:digest> text."))), 0);
+            h.processElement(classify.extractOutputValues().get(0), 0);
+            h.processBroadcastElement(new ControlCommand(ControlCommand.CLEAR_CACHE, null), 0);
+            h.processElement(classify.extractOutputValues().get(0), 0);
+            List<Reply> replies = h.extractOutputValues();
+            assertThat(replies)
+                    .allSatisfy(
+                            r ->
+                                    assertThat(r.response.getTimings().getCompileMicros())
+                                            .isPositive());
+
+            // a broken tasks.yaml is ignored: the contracts in force stay
+            classify.processBroadcastElement(
+                    new ControlCommand(ControlCommand.RELOAD_CONTRACTS, "tasks: ["), 0);
+            classify.processElement(
+                    raw(CODEC.encode(request("digest-still-unknown", "<task:digest> text."))), 0);
+            classify.processBroadcastElement(
+                    new ControlCommand(ControlCommand.RELOAD_CONTRACTS, digestContracts), 0);
+            h.processBroadcastElement(
+                    new ControlCommand(ControlCommand.RELOAD_CONTRACTS, digestContracts), 0);
+            classify.processElement(
+                    raw(
+                            CODEC.encode(
+                                    request(
+                                            "digest-after",
+                                            "<task:digest> The pump failed. It was replaced."))),
+                    0);
+
+            List<String> rejected =
+                    classify.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
+                            .map(r -> r.getValue().response.getRequestId())
+                            .toList();
+            assertThat(rejected).containsExactly("digest-before", "digest-still-unknown");
+            RoutedRequest digest = classify.extractOutputValues().get(1);
+            assertThat(digest.request.getRequestId()).isEqualTo("digest-after");
+            h.processElement(digest, 0);
+            Reply answered = h.extractOutputValues().get(2);
+            assertThat(answered.response.getStatus()).isEqualTo(ResponseStatus.OK);
+            assertThat(answered.response.getTask()).isEqualTo("digest");
+            assertThat(answered.response.getOutput()).contains("The pump failed.");
+        }
+    }
+
+    @Test
+    void controlRecordsParseAndBadOnesAreMarkedInvalid() {
+        assertThat(ControlCommand.parse("{\"command\":\"clear-cache\"}".getBytes()).command)
+                .isEqualTo("clear-cache");
+        ControlCommand reload =
+                ControlCommand.parse(
+                        new ControlCommand(ControlCommand.RELOAD_CONTRACTS, "version: 3").toJson());
+        assertThat(reload.contracts).isEqualTo("version: 3");
+        assertThat(ControlCommand.parse("{\"command\":\"reboot\"}".getBytes()).command)
+                .startsWith("invalid: unknown command 'reboot'");
+        assertThat(ControlCommand.parse("nope".getBytes()).command).startsWith("invalid: not JSON");
     }
 }
