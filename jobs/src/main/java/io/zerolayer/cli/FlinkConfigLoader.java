@@ -24,6 +24,15 @@ final class FlinkConfigLoader {
                                 + " folder");
             }
             conf = GlobalConfiguration.loadConfiguration(configDir.toString());
+            // files named in config.yaml are relative to its folder
+            for (String key :
+                    new String[] {"zerolayer.precompile.file", "zerolayer.contracts.file"}) {
+                String value = conf.toMap().get(key);
+                if (value != null && !Path.of(value).isAbsolute()) {
+                    conf.setString(
+                            key, configDir.resolve(value).toAbsolutePath().normalize().toString());
+                }
+            }
         }
         overrides.forEach(conf::setString);
         return conf;

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             CheckCommand.class,
             HardwareCommand.class,
             InspectCommand.class,
+            StatusCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

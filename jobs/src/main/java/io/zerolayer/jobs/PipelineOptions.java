@@ -166,4 +166,12 @@ public final class PipelineOptions {
                     .durationType()
                     .defaultValue(Duration.ofHours(1))
                     .withDescription("A warm graph not used for this long is dropped.");
+
+    public static final ConfigOption<String> PRECOMPILE_FILE =
+            ConfigOptions.key("zerolayer.precompile.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "precompile.yaml: structures each executor compiles when it opens (read"
+                                    + " when the job is built; relative to the config folder).");
 }

@@ -17,8 +17,10 @@ import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -139,7 +141,8 @@ public final class StreamingJob {
                                                         .getBytes(),
                                                 conf.get(PipelineOptions.GRAPH_CACHE_TTL)
                                                         .toMillis()),
-                                        conf.get(PipelineOptions.INTRA_OP_THREADS)))
+                                        conf.get(PipelineOptions.INTRA_OP_THREADS),
+                                        precompile(conf)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
@@ -209,6 +212,25 @@ public final class StreamingJob {
                         "max.request.size",
                         String.valueOf(conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
                 .build();
+    }
+
+    /** The structures to compile when each executor opens; none unless configured. */
+    static PrecompileList precompile(Configuration conf) {
+        return conf.getOptional(PipelineOptions.PRECOMPILE_FILE)
+                .map(
+                        file -> {
+                            try {
+                                return PrecompileList.parse(Files.readString(Path.of(file)));
+                            } catch (java.io.IOException e) {
+                                throw new IllegalArgumentException(
+                                        "Cannot read "
+                                                + PipelineOptions.PRECOMPILE_FILE.key()
+                                                + " "
+                                                + file,
+                                        e);
+                            }
+                        })
+                .orElse(PrecompileList.NONE);
     }
 
     /** The task contracts the job checks requests against. */

@@ -20,6 +20,7 @@ final class ContractsInForce implements Serializable {
     private final String initialYaml;
     private final String contractsFile;
     private transient String yaml;
+    private transient TaskContracts current;
 
     /**
      * @param contractsFile the configured tasks.yaml that a bare reload re-reads; null for the
@@ -32,7 +33,13 @@ final class ContractsInForce implements Serializable {
 
     TaskContracts initial() {
         yaml = initialYaml;
-        return TaskContracts.parse(yaml);
+        current = TaskContracts.parse(yaml);
+        return current;
+    }
+
+    /** The contracts in force. */
+    TaskContracts current() {
+        return current;
     }
 
     /** New contracts if broadcast state holds others than those in force, else null. */
@@ -42,7 +49,8 @@ final class ContractsInForce implements Serializable {
             return null;
         }
         yaml = stored;
-        return TaskContracts.parse(stored);
+        current = TaskContracts.parse(stored);
+        return current;
     }
 
     /**
@@ -62,6 +70,7 @@ final class ContractsInForce implements Serializable {
             TaskContracts parsed = TaskContracts.parse(text);
             state.put(ControlCommand.CONTRACTS_KEY, text);
             yaml = text;
+            current = parsed;
             LOG.info(
                     "Task contracts reloaded: now {} with tasks {}",
                     parsed.version(),

@@ -18,6 +18,7 @@ import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostTotal;
@@ -33,6 +34,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -66,6 +68,7 @@ public class GraphExecutorFunction
     private final String hardwareSetting;
     private final WarmGraphCache.Bounds cacheBounds;
     private final int intraOpThreads;
+    private final PrecompileList precompile;
 
     private transient String hardwareProfile;
     private transient CostEstimator estimator;
@@ -85,7 +88,9 @@ public class GraphExecutorFunction
             String contractsFile,
             String hardwareSetting,
             WarmGraphCache.Bounds cacheBounds,
-            int intraOpThreads) {
+            int intraOpThreads,
+            PrecompileList precompile) {
+        this.precompile = precompile;
         this.contracts = new ContractsInForce(contractsYaml, contractsFile);
         this.hardwareSetting = hardwareSetting;
         this.cacheBounds = cacheBounds;
@@ -123,6 +128,50 @@ public class GraphExecutorFunction
                 metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
         metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
         metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
+        int precompiled = precompileOwnStructures();
+        // registered once open() is done: a slot reports ready only when it can serve warm
+        metrics.gauge("graphs_ready", () -> 1);
+        metrics.gauge("graphs_precompiled", () -> precompiled);
+    }
+
+    /**
+     * Compiles the precompile.yaml structures this slot owns (those whose home shard lands here),
+     * so their first requests find their graphs warm.
+     */
+    private int precompileOwnStructures() {
+        var task = getRuntimeContext().getTaskInfo();
+        GraphCompiler router =
+                new GraphCompiler(
+                        GraphIdentity.current(
+                                contracts.current().version(), GraphIdentity.ANY_HARDWARE));
+        int compiled = 0;
+        for (PrecompileList.Structure s : precompile.structures()) {
+            ClassifiedPrompt classified = classifier.classify(s.prompt());
+            if (!classified.compiles()) {
+                LOG.warn(
+                        "precompile.yaml structure '{}' does not compile and is skipped: {}",
+                        s.name(),
+                        classified.diagnostics());
+                continue;
+            }
+            String home = HotGraphSharder.homeKey(router.graphId(classified));
+            int slot =
+                    KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                            home,
+                            task.getMaxNumberOfParallelSubtasks(),
+                            task.getNumberOfParallelSubtasks());
+            if (slot != task.getIndexOfThisSubtask()) {
+                continue;
+            }
+            ExecutionPlan plan = compiler.compile(classified);
+            warmGraphs.put(
+                    plan.graphId(),
+                    new CompiledGraph(plan, encoders),
+                    descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
+            compiled++;
+            LOG.info("Precompiled '{}' as graph {}", s.name(), plan.graphId().substring(0, 12));
+        }
+        return compiled;
     }
 
     private void use(TaskContracts taskContracts) {

@@ -83,6 +83,11 @@ public final class HotGraphSharder implements Serializable {
                                                         / requestsPerShard)));
     }
 
+    /** The key of a graph's first shard: where a cold graph runs and where it is precompiled. */
+    public static String homeKey(String structureId) {
+        return structureId + "#0";
+    }
+
     /** The executor slot a shard key is processed in. */
     public int slotOf(String shardKey) {
         return KeyGroupRangeAssignment.assignKeyToParallelOperator(
@@ -100,7 +105,7 @@ public final class HotGraphSharder implements Serializable {
 
         GraphTraffic(String graphId, long now) {
             windowStart = now;
-            int home = slotOf(graphId + "#0");
+            int home = slotOf(homeKey(graphId));
             for (int shard = 0, salt = 0; shard < executorParallelism; salt++) {
                 String key = graphId + "#" + salt;
                 if (slotOf(key) == (home + shard) % executorParallelism) {

@@ -3,6 +3,7 @@ package io.zerolayer.operators.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -44,7 +45,8 @@ class FlinkFunctionsTest {
                 null,
                 "cpu-generic",
                 new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
-                1);
+                1,
+                PrecompileList.NONE);
     }
 
     static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
@@ -394,5 +396,41 @@ class FlinkFunctionsTest {
         assertThat(ControlCommand.parse("{\"command\":\"reboot\"}".getBytes()).command)
                 .startsWith("invalid: unknown command 'reboot'");
         assertThat(ControlCommand.parse("nope".getBytes()).command).startsWith("invalid: not JSON");
+    }
+
+    @Test
+    void precompiledStructuresAreWarmForTheirFirstRequest() throws Exception {
+        String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
+        PrecompileList list =
+                new PrecompileList(
+                        List.of(
+                                new PrecompileList.Structure("valves", prompt),
+                                new PrecompileList.Structure("broken", "<task:nope> x")));
+        GraphExecutorFunction fn =
+                new GraphExecutorFunction(
+                        CONTRACTS,
+                        null,
+                        "cpu-generic",
+                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                        1,
+                        list);
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                        classifierHarness();
+                KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
+                        executorHarness(fn)) {
+            // a one-slot executor owns every structure; the broken one is skipped
+            assertThat(fn.warmGraphIds()).hasSize(1);
+            classify.processElement(
+                    raw(
+                            CODEC.encode(
+                                    request(
+                                            "first",
+                                            "<task:embed><note>Pump 3 was inspected.</note>"))),
+                    0);
+            h.processElement(classify.extractOutputValues().get(0), 0);
+            Reply reply = h.extractOutputValues().get(0);
+            assertThat(reply.response.getTimings().getCompileMicros()).isZero();
+            assertThat(fn.warmGraphIds()).containsExactly(reply.response.getGraphId());
+        }
     }
 }
