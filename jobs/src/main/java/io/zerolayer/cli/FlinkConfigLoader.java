@@ -26,7 +26,11 @@ final class FlinkConfigLoader {
             conf = GlobalConfiguration.loadConfiguration(configDir.toString());
             // files named in config.yaml are relative to its folder
             for (String key :
-                    new String[] {"zerolayer.precompile.file", "zerolayer.contracts.file"}) {
+                    new String[] {
+                        "zerolayer.precompile.file",
+                        "zerolayer.contracts.file",
+                        "zerolayer.hardware-profiles.file"
+                    }) {
                 String value = conf.toMap().get(key);
                 if (value != null && !Path.of(value).isAbsolute()) {
                     conf.setString(

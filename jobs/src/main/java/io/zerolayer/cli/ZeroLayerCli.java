@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             HardwareCommand.class,
             InspectCommand.class,
             StatusCommand.class,
+            CalibrateCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

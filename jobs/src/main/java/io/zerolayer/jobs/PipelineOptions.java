@@ -174,4 +174,12 @@ public final class PipelineOptions {
                     .withDescription(
                             "precompile.yaml: structures each executor compiles when it opens (read"
                                     + " when the job is built; relative to the config folder).");
+
+    public static final ConfigOption<String> HARDWARE_PROFILES_FILE =
+            ConfigOptions.key("zerolayer.hardware-profiles.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Extra hardware profiles (e.g. written by zerolayer calibrate), added"
+                                    + " to the built-in ones; read when the job is built.");
 }

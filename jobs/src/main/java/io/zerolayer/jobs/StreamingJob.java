@@ -67,9 +67,11 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        String extraProfiles = readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE);
         if (!hardwareProfile.equals(HardwareFingerprint.AUTO)) {
             // fail the submission, not every executor's open(), on a typo
-            HardwareFingerprint.resolve(hardwareProfile, HardwareProfiles.builtIn());
+            HardwareFingerprint.resolve(
+                    hardwareProfile, HardwareProfiles.builtInWith(extraProfiles));
         }
         int executorParallelism = env.getParallelism();
         // Parsed here so a broken tasks.yaml fails the submission, not the running job; the
@@ -135,6 +137,7 @@ public final class StreamingJob {
                                         contracts,
                                         contractsFile,
                                         hardwareProfile,
+                                        extraProfiles,
                                         new WarmGraphCache.Bounds(
                                                 conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
                                                 conf.get(PipelineOptions.GRAPH_CACHE_SIZE)
@@ -212,6 +215,22 @@ public final class StreamingJob {
                         "max.request.size",
                         String.valueOf(conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
                 .build();
+    }
+
+    /** The text of the file an option names, or null when it is not set. */
+    static String readOptional(
+            Configuration conf, org.apache.flink.configuration.ConfigOption<String> option) {
+        return conf.getOptional(option)
+                .map(
+                        file -> {
+                            try {
+                                return Files.readString(Path.of(file));
+                            } catch (java.io.IOException e) {
+                                throw new IllegalArgumentException(
+                                        "Cannot read " + option.key() + " " + file, e);
+                            }
+                        })
+                .orElse(null);
     }
 
     /** The structures to compile when each executor opens; none unless configured. */

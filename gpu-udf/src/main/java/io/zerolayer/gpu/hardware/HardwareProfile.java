@@ -12,6 +12,8 @@ import java.util.Map;
  * @param match regular expressions over the normalised device name
  * @param requiresFlags CPU flags the profile needs, all of them
  * @param memoryGb device memory, also used to tell apart profiles with the same name (A100 40/80)
+ * @param launchOverheadMicros fixed cost of one encoder run beyond its FLOPs and bytes (operator
+ *     dispatch, small kernels); measured by {@code zerolayer calibrate}
  */
 public record HardwareProfile(
         String id,
@@ -23,7 +25,8 @@ public record HardwareProfile(
         double pcieBandwidthBytesPerSec,
         Double memoryGb,
         List<String> match,
-        List<String> requiresFlags) {
+        List<String> requiresFlags,
+        double launchOverheadMicros) {
 
     /** Peak FLOP/s at {@code precision} on {@code device}, or NaN when the profile does not say. */
     public double peakFlops(String precision, DeviceReport device) {

@@ -57,8 +57,33 @@ public final class HardwareProfiles {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * The built-in profiles plus (overriding by id) those of {@code extraYaml}, e.g. written by
+     * {@code zerolayer calibrate}; null or blank adds none.
+     */
+    public static HardwareProfiles builtInWith(String extraYaml) {
+        HardwareProfiles builtIn = builtIn();
+        if (extraYaml == null || extraYaml.isBlank()) {
+            return builtIn;
+        }
+        Map<String, HardwareProfile> merged = new LinkedHashMap<>(builtIn.profiles);
+        merged.putAll(parseProfiles(extraYaml));
+        return new HardwareProfiles(merged);
+    }
+
     public static HardwareProfiles parse(String yamlText) {
+        Map<String, HardwareProfile> profiles = parseProfiles(yamlText);
+        for (String required : List.of("cpu-generic", "gpu-generic")) {
+            if (!profiles.containsKey(required)) {
+                throw new IllegalArgumentException(
+                        "hardware-profiles.yaml must declare " + required + " (the fallback)");
+            }
+        }
+        return new HardwareProfiles(profiles);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, HardwareProfile> parseProfiles(String yamlText) {
         Map<String, Object> root =
                 new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
         Map<String, Object> list = (Map<String, Object>) root.get("profiles");
@@ -67,13 +92,7 @@ public final class HardwareProfiles {
         }
         Map<String, HardwareProfile> profiles = new LinkedHashMap<>();
         list.forEach((id, spec) -> profiles.put(id, profile(id, (Map<String, Object>) spec)));
-        for (String required : List.of("cpu-generic", "gpu-generic")) {
-            if (!profiles.containsKey(required)) {
-                throw new IllegalArgumentException(
-                        "hardware-profiles.yaml must declare " + required + " (the fallback)");
-            }
-        }
-        return new HardwareProfiles(profiles);
+        return profiles;
     }
 
     @SuppressWarnings("unchecked")
@@ -99,7 +118,10 @@ public final class HardwareProfiles {
                 number(m, "pcie-bandwidth-gbs") * 1e9,
                 m.containsKey("memory-gb") ? number(m, "memory-gb") : null,
                 strings(m.get("match")),
-                strings(m.get("requires-flags")));
+                strings(m.get("requires-flags")),
+                m.containsKey("launch-overhead-us")
+                        ? number(m, "launch-overhead-us")
+                        : kind.equals("gpu") ? 200 : 2000);
     }
 
     public Optional<HardwareProfile> get(String id) {

@@ -11,9 +11,9 @@ import java.util.Map;
  * a representative request of its structure. Tokens come from the size buckets (a bucket's middle,
  * about 4 characters a token), FLOPs from the encoder's architecture ({@link
  * EncoderModel#forwardFlops}), bytes from the weights plus the activations, and time from a
- * roofline: max(FLOPs / peak, bytes / bandwidth) plus a fixed launch overhead. These are estimates
- * printed by {@code zerolayer inspect}, not measurements; the ONNX-graph cost model and calibration
- * against ONNX Runtime's profiler come later.
+ * roofline: max(FLOPs / peak, bytes / bandwidth) plus the profile's launch overhead (measured by
+ * {@code zerolayer calibrate}). These are estimates printed by {@code zerolayer inspect}, not
+ * measurements; a cost model read from the ONNX graph comes later.
  */
 public final class CostEstimator {
     static final double CHARS_PER_TOKEN = 4.0;
@@ -21,14 +21,36 @@ public final class CostEstimator {
     /** Average sentence in tokens, for sentence-chunked graphs. */
     static final int SENTENCE_TOKENS = 25;
 
-    static final double LAUNCH_OVERHEAD_MICROS = 50;
+    /**
+     * A batch is padded to its longest sentence; about twice the average for the tens of sentences
+     * of a document.
+     */
+    static final int PADDED_SENTENCE_TOKENS = 2 * SENTENCE_TOKENS;
 
     private final HardwareProfile profile;
     private final DeviceReport device;
+    private final int threads;
 
-    public CostEstimator(HardwareProfile profile, DeviceReport device) {
+    /**
+     * @param threads intra-op threads of the slot's sessions (0: all cores); a CPU slot's peak is
+     *     that of the cores it uses
+     */
+    public CostEstimator(HardwareProfile profile, DeviceReport device, int threads) {
         this.profile = profile;
         this.device = device;
+        this.threads = threads;
+    }
+
+    private double peak(String precision) {
+        double peak = profile.peakFlops(precision, device);
+        if (profile.kind().equals("cpu")
+                && threads > 0
+                && device != null
+                && device.cores() != null
+                && device.cores() > threads) {
+            peak = peak * threads / device.cores();
+        }
+        return peak;
     }
 
     /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
@@ -41,7 +63,7 @@ public final class CostEstimator {
         int seqLen;
         int sequences;
         if (strategy.equals("sentences")) {
-            seqLen = SENTENCE_TOKENS + 2;
+            seqLen = PADDED_SENTENCE_TOKENS + 2;
             sequences = (int) Math.max(1, Math.ceil(tokens / SENTENCE_TOKENS));
         } else {
             seqLen = (int) Math.min(GraphCompiler.WINDOW_TOKENS, Math.max(1, tokens)) + 2;
@@ -67,7 +89,7 @@ public final class CostEstimator {
                         * EncoderModel.LAYERS
                         * 8;
         long bytes = model.weightBytes() + activations;
-        double peak = profile.peakFlops(model.precision().equals("int8") ? "int8" : "fp32", device);
+        double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
         double computeSeconds = Double.isNaN(peak) || peak <= 0 ? 0 : flops / peak;
         double memorySeconds =
                 profile.memoryBandwidthBytesPerSec() <= 0
@@ -85,7 +107,7 @@ public final class CostEstimator {
                 String.valueOf(
                         Math.round(
                                 Math.max(computeSeconds, memorySeconds) * 1e6
-                                        + LAUNCH_OVERHEAD_MICROS)));
+                                        + profile.launchOverheadMicros())));
         return out;
     }
 

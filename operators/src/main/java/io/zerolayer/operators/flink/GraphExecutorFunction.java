@@ -66,6 +66,7 @@ public class GraphExecutorFunction
 
     private final ContractsInForce contracts;
     private final String hardwareSetting;
+    private final String extraProfilesYaml;
     private final WarmGraphCache.Bounds cacheBounds;
     private final int intraOpThreads;
     private final PrecompileList precompile;
@@ -87,12 +88,14 @@ public class GraphExecutorFunction
             String contractsYaml,
             String contractsFile,
             String hardwareSetting,
+            String extraProfilesYaml,
             WarmGraphCache.Bounds cacheBounds,
             int intraOpThreads,
             PrecompileList precompile) {
         this.precompile = precompile;
         this.contracts = new ContractsInForce(contractsYaml, contractsFile);
         this.hardwareSetting = hardwareSetting;
+        this.extraProfilesYaml = extraProfilesYaml;
         this.cacheBounds = cacheBounds;
         this.intraOpThreads = intraOpThreads;
     }
@@ -101,9 +104,10 @@ public class GraphExecutorFunction
     public void open(OpenContext context) {
         // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware
         HardwareFingerprint hardware =
-                HardwareFingerprint.resolve(hardwareSetting, HardwareProfiles.builtIn());
+                HardwareFingerprint.resolve(
+                        hardwareSetting, HardwareProfiles.builtInWith(extraProfilesYaml));
         hardwareProfile = hardware.profile().id();
-        estimator = new CostEstimator(hardware.profile(), hardware.primary());
+        estimator = new CostEstimator(hardware.profile(), hardware.primary(), intraOpThreads);
         LOG.info(
                 "Compiling for hardware profile {} ({}): {}",
                 hardwareProfile,

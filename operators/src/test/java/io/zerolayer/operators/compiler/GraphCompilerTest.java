@@ -149,24 +149,31 @@ class GraphCompilerTest {
                         "test", 2, 2.0, 8L << 30, java.util.Set.of("avx2", "fma"));
         GraphCompiler estimating =
                 new GraphCompiler(
-                        IDENTITY, new CostEstimator(profiles.get("cpu-avx2").orElseThrow(), cpu));
+                        IDENTITY,
+                        new CostEstimator(profiles.get("cpu-avx2").orElseThrow(), cpu, 0));
         String longDoc = "Sentence about results. ".repeat(200); // 4800 chars: size bucket 6
         PlanNode encode =
                 estimating
                         .compile(classifier.classify("<task:summarize>" + longDoc))
                         .node("encode");
         assertThat(encode.params().get("reason")).contains("size bucket 6").contains("int8");
-        // bucket 6 is taken at its middle, 6144 chars ≈ 1536 tokens ≈ 62 sentences of 27 tokens
+        // bucket 6 is taken at its middle, 6144 chars ≈ 1536 tokens ≈ 62 sentences, padded to 52
+        // tokens
         assertThat(encode.params())
                 .containsEntry("estimate.tokens", "1536")
                 .containsEntry("estimate.sequences", "62")
                 .containsEntry("estimate.hardware", "cpu-avx2");
         long flops = Long.parseLong(encode.params().get("estimate.flops"));
-        assertThat(flops).isEqualTo(io.zerolayer.gpu.EncoderModel.forwardFlops(62, 27));
+        assertThat(flops).isEqualTo(io.zerolayer.gpu.EncoderModel.forwardFlops(62, 52));
         // cpu-avx2 int8 peak: 64 FLOP/cycle/core × 2 cores × 2 GHz = 256 GFLOP/s
         long micros = Long.parseLong(encode.params().get("estimate.micros"));
         assertThat(micros)
-                .isEqualTo(Math.round(flops / 256e9 * 1e6 + CostEstimator.LAUNCH_OVERHEAD_MICROS));
+                .isEqualTo(
+                        Math.round(
+                                flops / 256e9 * 1e6
+                                        + profiles.get("cpu-avx2")
+                                                .orElseThrow()
+                                                .launchOverheadMicros()));
         assertThat(encode.params()).containsEntry("estimate.bound", "compute");
         assertThat(
                         estimating

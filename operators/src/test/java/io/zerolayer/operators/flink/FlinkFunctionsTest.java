@@ -44,6 +44,7 @@ class FlinkFunctionsTest {
                 CONTRACTS,
                 null,
                 "cpu-generic",
+                null,
                 new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
                 1,
                 PrecompileList.NONE);
@@ -411,6 +412,7 @@ class FlinkFunctionsTest {
                         CONTRACTS,
                         null,
                         "cpu-generic",
+                        null,
                         new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
                         1,
                         list);

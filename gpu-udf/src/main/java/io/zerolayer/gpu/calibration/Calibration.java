@@ -1,0 +1,233 @@
+package io.zerolayer.gpu.calibration;
+
+import static io.zerolayer.gpu.calibration.OnnxModelBuilder.FLOAT;
+import static io.zerolayer.gpu.calibration.OnnxModelBuilder.INT32;
+import static io.zerolayer.gpu.calibration.OnnxModelBuilder.INT8;
+import static io.zerolayer.gpu.calibration.OnnxModelBuilder.UINT8;
+import static io.zerolayer.gpu.calibration.OnnxModelBuilder.tensor;
+
+import ai.onnxruntime.OnnxJavaType;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import io.zerolayer.gpu.EncoderException;
+import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.TokenBatch;
+import io.zerolayer.gpu.hardware.DeviceReport;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
+import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Measures this machine through ONNX Runtime, the way graphs will run: a square matrix product in
+ * fp32 ({@code MatMul}) and int8 ({@code MatMulInteger}) on one thread (per-core peaks), and an
+ * elementwise {@code Add} over tensors far larger than the caches on all cores (memory bandwidth).
+ * The result is a CPU profile for hardware-profiles.yaml.
+ */
+public final class Calibration {
+    /** Measured rates. */
+    public record Result(
+            double fp32FlopsPerCore,
+            double int8OpsPerCore,
+            double memoryBytesPerSec,
+            double encoderOverheadMicros,
+            DeviceReport cpu) {
+
+        /**
+         * A hardware-profiles.yaml entry holding these rates (per core and GHz, as CPU profiles
+         * do).
+         */
+        public String profileYaml(String id) {
+            double perCycle = cpu.clockGhz() * 1e9;
+            return String.format(
+                    Locale.ROOT,
+                    """
+                      %s:
+                        kind: cpu
+                        source: "zerolayer calibrate on %s at %s: MatMul %.1f GFLOP/s, MatMulInteger %.1f GOP/s per core, Add sweep %.1f GB/s"
+                        flops-per-cycle-per-core: {fp32: %.2f, int8: %.2f}
+                        memory-bandwidth-gbs: %.1f
+                        launch-overhead-us: %.0f
+                    """,
+                    id,
+                    cpu.name().replace('"', '\''),
+                    Instant.now(),
+                    fp32FlopsPerCore / 1e9,
+                    int8OpsPerCore / 1e9,
+                    memoryBytesPerSec / 1e9,
+                    fp32FlopsPerCore / perCycle,
+                    int8OpsPerCore / perCycle,
+                    memoryBytesPerSec / 1e9,
+                    encoderOverheadMicros);
+        }
+
+        public String suggestedId() {
+            return "calibrated-" + HardwareProfiles.normalise(cpu.name());
+        }
+    }
+
+    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
+    private final Consumer<String> progress;
+
+    public Calibration(Consumer<String> progress) {
+        this.progress = progress;
+    }
+
+    public Result run(DeviceReport cpu, int matrixSize, int repetitions) {
+        try {
+            long n = matrixSize;
+            double flops = 2.0 * n * n * n;
+            progress.accept(String.format(Locale.ROOT, "fp32 MatMul %d×%d on 1 thread …", n, n));
+            double fp32 =
+                    flops
+                            / best(
+                                    OnnxModelBuilder.singleOp(
+                                            "MatMul",
+                                            List.of(
+                                                    tensor("A", FLOAT, n, n),
+                                                    tensor("B", FLOAT, n, n)),
+                                            tensor("C", FLOAT, n, n)),
+                                    1,
+                                    repetitions,
+                                    Map.of("A", floats(n * n), "B", floats(n * n)));
+            progress.accept(
+                    String.format(
+                            Locale.ROOT,
+                            "  %.1f GFLOP/s%nint8 MatMulInteger %d×%d on 1 thread …",
+                            fp32 / 1e9,
+                            n,
+                            n));
+            double int8 =
+                    flops
+                            / best(
+                                    OnnxModelBuilder.singleOp(
+                                            "MatMulInteger",
+                                            List.of(
+                                                    tensor("A", UINT8, n, n),
+                                                    tensor("B", INT8, n, n)),
+                                            tensor("C", INT32, n, n)),
+                                    1,
+                                    repetitions,
+                                    Map.of(
+                                            "A",
+                                            bytes(n * n, OnnxJavaType.UINT8),
+                                            "B",
+                                            bytes(n * n, OnnxJavaType.INT8)));
+            long elements = 16L << 20; // 64 MiB per float tensor: far past any cache
+            progress.accept(
+                    String.format(
+                            Locale.ROOT,
+                            "  %.1f GOP/s%nmemory: Add over 3 × %d MiB on all cores …",
+                            int8 / 1e9,
+                            elements * 4 >> 20));
+            double memory =
+                    3.0
+                            * elements
+                            * Float.BYTES
+                            / best(
+                                    OnnxModelBuilder.singleOp(
+                                            "Add",
+                                            List.of(
+                                                    tensor("A", FLOAT, elements),
+                                                    tensor("B", FLOAT, elements)),
+                                            tensor("C", FLOAT, elements)),
+                                    0,
+                                    repetitions,
+                                    Map.of("A", floats(elements), "B", floats(elements)));
+            progress.accept(
+                    String.format(
+                            Locale.ROOT,
+                            "  %.1f GB/s%nencoder launch overhead (one 3-token sequence, 1 thread)"
+                                    + " …",
+                            memory / 1e9));
+            double overhead = encoderOverheadMicros(repetitions);
+            progress.accept(String.format(Locale.ROOT, "  %.0f µs", overhead));
+            return new Result(fp32, int8, memory, overhead, cpu);
+        } catch (OrtException e) {
+            throw new EncoderException("Calibration failed in ONNX Runtime: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What an encoder run costs beyond its arithmetic: the fastest run over a single 3-token
+     * sequence, whose FLOPs are negligible.
+     */
+    private static double encoderOverheadMicros(int repetitions) {
+        try (SentenceEncoder encoder = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_FP32, 1)) {
+            TokenBatch tiny = encoder.tokenize(List.of("a"));
+            encoder.encode(tiny);
+            long best = Long.MAX_VALUE;
+            for (int i = 0; i < repetitions * 4; i++) {
+                long start = System.nanoTime();
+                encoder.encode(tiny);
+                best = Math.min(best, System.nanoTime() - start);
+            }
+            return best / 1e3;
+        }
+    }
+
+    /** Fastest of {@code repetitions} runs after one warm-up, in seconds. */
+    private double best(byte[] model, int threads, int repetitions, Map<String, TensorData> inputs)
+            throws OrtException {
+        OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+        if (threads > 0) {
+            options.setIntraOpNumThreads(threads);
+        }
+        try (OrtSession session = env.createSession(model, options)) {
+            Map<String, OnnxTensor> tensors = new java.util.HashMap<>();
+            try {
+                for (Map.Entry<String, TensorData> e : inputs.entrySet()) {
+                    tensors.put(
+                            e.getKey(),
+                            e.getValue().tensor(env, session.getInputInfo().get(e.getKey())));
+                }
+                session.run(tensors).close();
+                double best = Double.MAX_VALUE;
+                for (int i = 0; i < repetitions; i++) {
+                    long start = System.nanoTime();
+                    session.run(tensors).close();
+                    best = Math.min(best, (System.nanoTime() - start) / 1e9);
+                }
+                return best;
+            } finally {
+                tensors.values().forEach(OnnxTensor::close);
+            }
+        }
+    }
+
+    private interface TensorData {
+        OnnxTensor tensor(OrtEnvironment env, ai.onnxruntime.NodeInfo info) throws OrtException;
+    }
+
+    private static TensorData floats(long count) {
+        return (env, info) -> {
+            FloatBuffer buffer =
+                    ByteBuffer.allocateDirect((int) (count * Float.BYTES))
+                            .order(java.nio.ByteOrder.nativeOrder())
+                            .asFloatBuffer();
+            for (int i = 0; i < count; i++) {
+                buffer.put(i, (i % 97) / 97f);
+            }
+            return OnnxTensor.createTensor(
+                    env, buffer, ((ai.onnxruntime.TensorInfo) info.getInfo()).getShape());
+        };
+    }
+
+    private static TensorData bytes(long count, OnnxJavaType type) {
+        return (env, info) -> {
+            ByteBuffer buffer = ByteBuffer.allocateDirect((int) count);
+            for (int i = 0; i < count; i++) {
+                buffer.put(i, (byte) (i % 13));
+            }
+            return OnnxTensor.createTensor(
+                    env, buffer, ((ai.onnxruntime.TensorInfo) info.getInfo()).getShape(), type);
+        };
+    }
+}
