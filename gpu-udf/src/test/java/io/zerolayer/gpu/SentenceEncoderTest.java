@@ -134,4 +134,14 @@ class SentenceEncoderTest {
                     .isEqualTo(model.weightBytes());
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void oneLayerOfOneSequenceMatchesAHandComputedCount() {
+        // d = 384, ffn = 1536, seq = 128, one sequence, per layer:
+        //   Q, K, V, O projections: 4 × 128 × 384 × 384 multiply-adds  =  75 497 472
+        //   feed-forward up + down: 2 × 128 × 384 × 1536                 = 150 994 944
+        //   scores QKᵀ and weights·V: 2 × 128 × 128 × 384                 =  12 582 912
+        //   = 239 075 328 multiply-adds = 478 150 656 FLOPs per layer; 6 layers
+        assertThat(EncoderModel.forwardFlops(1, 128)).isEqualTo(6L * 478_150_656L);
+    }
 }
