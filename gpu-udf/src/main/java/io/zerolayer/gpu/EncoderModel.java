@@ -73,7 +73,7 @@ public enum EncoderModel {
         return precision;
     }
 
-    String onnxResource() {
+    public String onnxResource() {
         return onnxResource;
     }
 

@@ -1,6 +1,7 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.costmodel.OnnxCostModel;
 import io.zerolayer.gpu.hardware.DeviceReport;
 import io.zerolayer.gpu.hardware.HardwareProfile;
 import java.util.LinkedHashMap;
@@ -9,11 +10,11 @@ import java.util.Map;
 /**
  * A first static cost model: what the encode node of a graph will cost on the slot's hardware, for
  * a representative request of its structure. Tokens come from the size buckets (a bucket's middle,
- * about 4 characters a token), FLOPs from the encoder's architecture ({@link
- * EncoderModel#forwardFlops}), bytes from the weights plus the activations, and time from a
- * roofline: max(FLOPs / peak, bytes / bandwidth) plus the profile's launch overhead (measured by
- * {@code zerolayer calibrate}). These are estimates printed by {@code zerolayer inspect}, not
- * measurements; a cost model read from the ONNX graph comes later.
+ * about 4 characters a token), FLOPs and weight bytes from the encoder's ONNX graph ({@link
+ * OnnxCostModel}), activation bytes from the shapes, and time from a roofline: max(FLOPs / peak,
+ * bytes / bandwidth) plus the profile's launch overhead (measured by {@code zerolayer calibrate}).
+ * These are estimates printed by {@code zerolayer inspect}, not measurements; they cover the encode
+ * node only (the other nodes are small and measured per request in the cost records).
  */
 public final class CostEstimator {
     static final double CHARS_PER_TOKEN = 4.0;
@@ -80,7 +81,8 @@ public final class CostEstimator {
                                                             / GraphCompiler.WINDOW_STRIDE)
                                             + 1);
         }
-        long flops = EncoderModel.forwardFlops(sequences, seqLen);
+        OnnxCostModel graph = OnnxCostModel.of(model);
+        long flops = graph.forwardFlops(sequences, seqLen);
         long activations =
                 (long) sequences
                         * seqLen
@@ -88,7 +90,7 @@ public final class CostEstimator {
                         * Float.BYTES
                         * EncoderModel.LAYERS
                         * 8;
-        long bytes = model.weightBytes() + activations;
+        long bytes = graph.weightBytes() + activations;
         double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
         double computeSeconds = Double.isNaN(peak) || peak <= 0 ? 0 : flops / peak;
         double memorySeconds =
