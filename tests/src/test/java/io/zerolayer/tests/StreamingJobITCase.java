@@ -586,13 +586,15 @@ class StreamingJobITCase {
     @Test
     void cacheTtlClearCacheAndReloadContractsThroughTheControlTopic() throws Exception {
         job.cancel().get();
-        conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofMillis(1500));
+        // long enough that a reply's round trip (checkpoint included) never outlasts it on a busy
+        // machine, short enough to wait out
+        conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofSeconds(5));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-control"));
         job = start(conf);
         String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
         assertThat(roundTrip("first", prompt, 1).getTimings().getCompileMicros()).isPositive();
         assertThat(roundTrip("warm", prompt, 2).getTimings().getCompileMicros()).isZero();
-        Thread.sleep(2_000);
+        Thread.sleep(6_000);
         assertThat(roundTrip("after-ttl", prompt, 3).getTimings().getCompileMicros())
                 .as("idle past the TTL")
                 .isPositive();
