@@ -4,8 +4,6 @@ import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,18 +43,7 @@ public class ClassifyBenchmark {
     public void setUp() {
         TaskContracts contracts = TaskContracts.builtIn();
         classifier = new StructureClassifier(contracts);
-        identity =
-                new GraphIdentity(
-                        contracts.version(),
-                        GraphIdentity.COMPILER_VERSION,
-                        "onnxruntime-bench",
-                        "cpu-generic",
-                        new TreeMap<>(
-                                Map.of(
-                                        "minilm-l6-v2-fp32",
-                                        "0".repeat(64),
-                                        "minilm-l6-v2-int8",
-                                        "1".repeat(64))));
+        identity = GraphIdentity.current(contracts.version(), "cpu-generic");
         prompt =
                 prompt(
                         switch (size) {

@@ -9,8 +9,6 @@ import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,19 +52,7 @@ public class CompileBenchmark {
         }
         encoders = new EncoderPool(1);
         TaskContracts contracts = TaskContracts.builtIn();
-        compiler =
-                new GraphCompiler(
-                        new GraphIdentity(
-                                contracts.version(),
-                                GraphIdentity.COMPILER_VERSION,
-                                "onnxruntime-bench",
-                                "cpu-generic",
-                                new TreeMap<>(
-                                        Map.of(
-                                                "minilm-l6-v2-fp32",
-                                                "0".repeat(64),
-                                                "minilm-l6-v2-int8",
-                                                "1".repeat(64)))));
+        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), "cpu-generic"));
         contract = new StructureClassifier(contracts).classify(ClassifyBenchmark.prompt(4 << 10));
         // open the sessions once, outside the measurement
         new CompiledGraph(compiler.compile(contract), encoders);
