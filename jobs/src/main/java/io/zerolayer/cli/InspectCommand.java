@@ -91,12 +91,17 @@ final class InspectCommand implements Callable<Integer> {
                 g.getCompilerVersion(),
                 g.getContractVersion(),
                 g.getCompiledAt());
+        if (!g.getHardwareReport().isEmpty()) {
+            System.out.println("  hardware    " + g.getHardwareReport());
+        }
         g.getModelChecksums()
                 .forEach((m, sum) -> System.out.printf("  model       %s sha256 %s%n", m, sum));
         System.out.println("  nodes");
         for (GraphNode n : g.getNodes()) {
             Map<String, String> p = new LinkedHashMap<>(n.getParams());
             String reason = p.remove("reason");
+            String measuredP50 = p.remove("measured.p50-us");
+            String measuredRuns = p.remove("measured.runs");
             Map<String, String> estimate = new LinkedHashMap<>();
             p.keySet()
                     .removeIf(
@@ -112,6 +117,14 @@ final class InspectCommand implements Callable<Integer> {
                     n.getNodeId(), n.getModel() == null ? "" : "[" + n.getModel() + "] ", p);
             if (reason != null) {
                 System.out.println("      why       " + reason);
+            }
+            if (measuredP50 != null) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "      measured  p50 %.2f ms over the last %s of %s runs in one slot%n",
+                        Long.parseLong(measuredP50) / 1e3,
+                        Math.min(64, Long.parseLong(measuredRuns)),
+                        measuredRuns);
             }
             if (!estimate.isEmpty()) {
                 System.out.printf(

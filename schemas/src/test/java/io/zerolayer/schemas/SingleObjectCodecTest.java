@@ -101,4 +101,39 @@ class SingleObjectCodecTest {
                 .isInstanceOf(UndecodableRecordException.class)
                 .hasMessageContaining("Invalid UTF-8");
     }
+
+    @Test
+    void aGraphDescriptorFromBeforeTheHardwareReportIsRead() throws IOException {
+        Schema v1;
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/ExecutionGraph-v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        GenericRecord node = new GenericData.Record(v1.getField("nodes").schema().getElementType());
+        node.put("nodeId", "encode");
+        node.put("kind", "encode");
+        node.put("inputs", java.util.List.of());
+        node.put("params", Map.of());
+        GenericRecord old = new GenericData.Record(v1);
+        old.put("graphId", "g1");
+        old.put("signature", "task:embed ~0");
+        old.put("task", "embed");
+        old.put("outputFormat", "json");
+        old.put("fidelity", new GenericData.EnumSymbol(v1.getField("fidelity").schema(), "FULL"));
+        for (String f :
+                new String[] {
+                    "contractVersion", "compilerVersion", "runtimeVersion", "hardwareProfile"
+                }) {
+            old.put(f, "x");
+        }
+        old.put("modelChecksums", Map.of());
+        old.put("nodes", java.util.List.of(node));
+        old.put("compiledAt", 0L);
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old).array();
+        ExecutionGraph read = SingleObjectCodec.of(ExecutionGraph.class).decode(bytes);
+        assertThat(read.getGraphId()).isEqualTo("g1");
+        assertThat(read.getHardwareReport()).isEmpty();
+        assertThat(read.getNodes().get(0).getNodeId()).isEqualTo("encode");
+    }
 }

@@ -1,7 +1,9 @@
 package io.zerolayer.operators.compiler;
 
+import io.zerolayer.operators.execution.NodeTimings;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.Fidelity;
+import io.zerolayer.schemas.GraphNode;
 import java.time.Instant;
 import java.util.List;
 
@@ -30,6 +32,17 @@ public record ExecutionPlan(
     }
 
     public ExecutionGraph toDescriptor(Instant compiledAt) {
+        return toDescriptor(compiledAt, "", null);
+    }
+
+    /**
+     * The descriptor, with the compiling slot's device report and, when given, the nodes' measured
+     * p50 durations in this slot ({@code measured.p50-us}, {@code measured.runs} node params).
+     */
+    public ExecutionGraph toDescriptor(
+            Instant compiledAt, String hardwareReport, NodeTimings timings) {
+        java.util.Map<String, Long> p50 =
+                timings == null || timings.runs() == 0 ? java.util.Map.of() : timings.p50Micros();
         return ExecutionGraph.newBuilder()
                 .setGraphId(graphId)
                 .setSignature(signature)
@@ -40,8 +53,28 @@ public record ExecutionPlan(
                 .setCompilerVersion(identity.compilerVersion())
                 .setRuntimeVersion(identity.runtimeVersion())
                 .setHardwareProfile(identity.hardwareProfile())
+                .setHardwareReport(hardwareReport)
                 .setModelChecksums(identity.modelChecksums())
-                .setNodes(nodes.stream().map(PlanNode::toAvro).toList())
+                .setNodes(
+                        nodes.stream()
+                                .map(
+                                        n -> {
+                                            GraphNode node = n.toAvro();
+                                            Long measured = p50.get(n.nodeId());
+                                            if (measured != null) {
+                                                java.util.Map<String, String> params =
+                                                        new java.util.TreeMap<>(node.getParams());
+                                                params.put(
+                                                        "measured.p50-us",
+                                                        String.valueOf(measured));
+                                                params.put(
+                                                        "measured.runs",
+                                                        String.valueOf(timings.runs()));
+                                                node.setParams(params);
+                                            }
+                                            return node;
+                                        })
+                                .toList())
                 .setCompiledAt(compiledAt)
                 .build();
     }

@@ -48,6 +48,19 @@ public final class CompiledGraph {
         this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
     }
 
+    private final NodeTimings timings = new NodeTimings();
+    private final java.time.Instant compiledAt = java.time.Instant.now();
+
+    /** When this slot compiled the graph. */
+    public java.time.Instant compiledAt() {
+        return compiledAt;
+    }
+
+    /** Measured node durations of this graph in this slot. */
+    public NodeTimings timings() {
+        return timings;
+    }
+
     public ExecutionPlan plan() {
         return plan;
     }
