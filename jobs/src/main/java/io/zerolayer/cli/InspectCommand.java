@@ -1,20 +1,14 @@
 package io.zerolayer.cli;
 
+import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.GraphNode;
-import io.zerolayer.schemas.serde.SingleObjectCodec;
-import io.zerolayer.schemas.serde.UndecodableRecordException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -144,37 +138,7 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     private Map<String, ExecutionGraph> readAll() {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("isolation.level", "read_committed");
-        SingleObjectCodec<ExecutionGraph> codec = SingleObjectCodec.of(ExecutionGraph.class);
-        Map<String, ExecutionGraph> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            var infos = consumer.partitionsFor(graphsTopic, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalArgumentException(
-                        "No topic " + graphsTopic + " on " + bootstrapServers);
-            }
-            List<TopicPartition> partitions =
-                    infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
-                    && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    try {
-                        ExecutionGraph g = codec.decode(r.value());
-                        latest.put(g.getGraphId(), g);
-                    } catch (UndecodableRecordException e) {
-                        // not a descriptor; skip it
-                    }
-                }
-            }
-        }
-        return latest;
+        return new GraphDescriptors(bootstrapServers, graphsTopic)
+                .readLatest(Duration.ofSeconds(30));
     }
 }

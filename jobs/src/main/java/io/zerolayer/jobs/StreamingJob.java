@@ -17,6 +17,7 @@ import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -145,7 +146,9 @@ public final class StreamingJob {
                                                 conf.get(PipelineOptions.GRAPH_CACHE_TTL)
                                                         .toMillis()),
                                         conf.get(PipelineOptions.INTRA_OP_THREADS),
-                                        precompile(conf)))
+                                        precompile(conf),
+                                        new GraphDescriptors(
+                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC))))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")

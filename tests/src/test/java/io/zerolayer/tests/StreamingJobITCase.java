@@ -590,6 +590,31 @@ class StreamingJobITCase {
         assertThat(compiled(descriptors)).hasSize(SLOTS);
     }
 
+    @Test
+    void aRestartedJobRecompilesItsGraphsFromTheGraphsTopicBeforeTheFirstRequest()
+            throws Exception {
+        AnalysisResponse before =
+                roundTrip(
+                        "before-restart",
+                        "<task:answer><output_format:json><question>Who pays?</question>"
+                                + contract(0),
+                        1);
+        assertThat(before.getTimings().getCompileMicros()).isPositive();
+        Thread.sleep(1_500); // let the checkpoint that carried the reply commit offsets too
+        job.cancel().get();
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
+        job = start(conf);
+        // same structure, other words: its graph was rebuilt from the descriptor's signature
+        AnalysisResponse after =
+                roundTrip(
+                        "after-restart",
+                        "<task:answer><output_format:json><question>When can it end?</question>"
+                                + contract(1),
+                        2);
+        assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
+        assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
+    }
+
     /** Sends one request and waits for its reply (the n-th on the responses topic). */
     private AnalysisResponse roundTrip(String id, String prompt, int nth) {
         KAFKA.send(

@@ -18,7 +18,9 @@ import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
+import io.zerolayer.operators.warmup.SignaturePrompt;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostTotal;
@@ -29,6 +31,7 @@ import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.Timings;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -71,6 +74,9 @@ public class GraphExecutorFunction
     private final int intraOpThreads;
     private final PrecompileList precompile;
 
+    /** Where to find graphs compiled before a restart; null for none. */
+    private final GraphDescriptors graphsTopic;
+
     private transient String hardwareProfile;
     private transient String hardwareReport;
     private transient CostEstimator estimator;
@@ -92,8 +98,10 @@ public class GraphExecutorFunction
             String extraProfilesYaml,
             WarmGraphCache.Bounds cacheBounds,
             int intraOpThreads,
-            PrecompileList precompile) {
+            PrecompileList precompile,
+            GraphDescriptors graphsTopic) {
         this.precompile = precompile;
+        this.graphsTopic = graphsTopic;
         this.contracts = new ContractsInForce(contractsYaml, contractsFile);
         this.hardwareSetting = hardwareSetting;
         this.extraProfilesYaml = extraProfilesYaml;
@@ -140,24 +148,39 @@ public class GraphExecutorFunction
         metrics.gauge("graphs_precompiled", () -> precompiled);
     }
 
+    /** An example prompt of a structure to compile at open, and the graph id it must yield. */
+    private record WarmUp(String name, String prompt, String expectedGraphId) {}
+
     /**
-     * Compiles the precompile.yaml structures this slot owns (those whose home shard lands here),
-     * so their first requests find their graphs warm.
+     * Compiles, in the slot that owns each, the structures of precompile.yaml and — on a restart —
+     * those whose descriptors the graphs topic holds for this slot's hardware and contracts
+     * (rebuilt from their signatures; kept only when the graph id comes out the same), so their
+     * first requests find their graphs warm.
      */
     private int precompileOwnStructures() {
+        List<WarmUp> warmUps = new ArrayList<>();
+        precompile.structures().forEach(s -> warmUps.add(new WarmUp(s.name(), s.prompt(), null)));
+        warmUps.addAll(fromGraphsTopic());
         var task = getRuntimeContext().getTaskInfo();
         GraphCompiler router =
                 new GraphCompiler(
                         GraphIdentity.current(
                                 contracts.current().version(), GraphIdentity.ANY_HARDWARE));
         int compiled = 0;
-        for (PrecompileList.Structure s : precompile.structures()) {
-            ClassifiedPrompt classified = classifier.classify(s.prompt());
+        for (WarmUp w : warmUps) {
+            ClassifiedPrompt classified = classifier.classify(w.prompt());
             if (!classified.compiles()) {
                 LOG.warn(
-                        "precompile.yaml structure '{}' does not compile and is skipped: {}",
-                        s.name(),
+                        "Warm-up structure '{}' does not compile and is skipped: {}",
+                        w.name(),
                         classified.diagnostics());
+                continue;
+            }
+            String graphId = compiler.graphId(classified);
+            if (w.expectedGraphId() != null && !w.expectedGraphId().equals(graphId)) {
+                LOG.debug(
+                        "Graph {} cannot be rebuilt from its signature; it compiles on first use",
+                        w.expectedGraphId());
                 continue;
             }
             String home = HotGraphSharder.homeKey(router.graphId(classified));
@@ -166,7 +189,7 @@ public class GraphExecutorFunction
                             home,
                             task.getMaxNumberOfParallelSubtasks(),
                             task.getNumberOfParallelSubtasks());
-            if (slot != task.getIndexOfThisSubtask()) {
+            if (slot != task.getIndexOfThisSubtask() || warmGraphs.graphIds().contains(graphId)) {
                 continue;
             }
             ExecutionPlan plan = compiler.compile(classified);
@@ -175,9 +198,38 @@ public class GraphExecutorFunction
                     new CompiledGraph(plan, encoders),
                     descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
             compiled++;
-            LOG.info("Precompiled '{}' as graph {}", s.name(), plan.graphId().substring(0, 12));
+            LOG.info("Precompiled '{}' as graph {}", w.name(), plan.graphId().substring(0, 12));
         }
         return compiled;
+    }
+
+    /** Descriptors on the graphs topic compiled for this slot's hardware and contracts. */
+    private List<WarmUp> fromGraphsTopic() {
+        if (graphsTopic == null) {
+            return List.of();
+        }
+        List<WarmUp> out = new ArrayList<>();
+        try {
+            for (ExecutionGraph g :
+                    graphsTopic.readLatest(java.time.Duration.ofSeconds(10)).values()) {
+                if (g.getHardwareProfile().equals(hardwareProfile)
+                        && g.getContractVersion().equals(contracts.current().version())
+                        && !g.getSignature().equals(GraphCompiler.SAFE_SIGNATURE)) {
+                    out.add(
+                            new WarmUp(
+                                    "graph " + g.getGraphId().substring(0, 12),
+                                    SignaturePrompt.of(g.getSignature()),
+                                    g.getGraphId()));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Could not read compiled graphs from {} to warm up; they compile on first use:"
+                            + " {}",
+                    graphsTopic.topic(),
+                    e.toString());
+        }
+        return out;
     }
 
     private void use(TaskContracts taskContracts) {

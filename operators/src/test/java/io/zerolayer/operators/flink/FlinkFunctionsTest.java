@@ -47,7 +47,8 @@ class FlinkFunctionsTest {
                 null,
                 new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
                 1,
-                PrecompileList.NONE);
+                PrecompileList.NONE,
+                null);
     }
 
     static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
@@ -415,7 +416,8 @@ class FlinkFunctionsTest {
                         null,
                         new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
                         1,
-                        list);
+                        list,
+                        null);
         try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
                         classifierHarness();
                 KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
