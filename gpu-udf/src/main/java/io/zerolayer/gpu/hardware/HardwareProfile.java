@@ -14,6 +14,10 @@ import java.util.Map;
  * @param memoryGb device memory, also used to tell apart profiles with the same name (A100 40/80)
  * @param launchOverheadMicros fixed cost of one encoder run beyond its FLOPs and bytes (operator
  *     dispatch, small kernels); measured by {@code zerolayer calibrate}
+ * @param productEfficiency share of the peak the encoder's matrix products reach, from ONNX
+ *     Runtime's profiler (1 when not calibrated)
+ * @param otherOpsMicrosPerToken time of the encoder's other operators (norms, GELU, softmax,
+ *     reshapes) per token, from the profiler (0 when not calibrated)
  */
 public record HardwareProfile(
         String id,
@@ -26,7 +30,9 @@ public record HardwareProfile(
         Double memoryGb,
         List<String> match,
         List<String> requiresFlags,
-        double launchOverheadMicros) {
+        double launchOverheadMicros,
+        double productEfficiency,
+        double otherOpsMicrosPerToken) {
 
     /** Peak FLOP/s at {@code precision} on {@code device}, or NaN when the profile does not say. */
     public double peakFlops(String precision, DeviceReport device) {

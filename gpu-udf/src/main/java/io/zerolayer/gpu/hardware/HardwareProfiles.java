@@ -121,7 +121,9 @@ public final class HardwareProfiles {
                 strings(m.get("requires-flags")),
                 m.containsKey("launch-overhead-us")
                         ? number(m, "launch-overhead-us")
-                        : kind.equals("gpu") ? 200 : 2000);
+                        : kind.equals("gpu") ? 200 : 2000,
+                m.containsKey("product-efficiency") ? number(m, "product-efficiency") : 1.0,
+                number(m, "other-ops-us-per-token"));
     }
 
     public Optional<HardwareProfile> get(String id) {

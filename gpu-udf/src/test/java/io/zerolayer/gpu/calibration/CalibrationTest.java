@@ -42,6 +42,8 @@ class CalibrationTest {
         assertThat(r.int8OpsPerCore()).isPositive();
         assertThat(r.memoryBytesPerSec()).isPositive();
         assertThat(r.encoderOverheadMicros()).isPositive();
+        assertThat(r.productEfficiency()).isBetween(0.01, 1.0);
+        assertThat(r.otherOpsMicrosPerToken()).isPositive();
         String id = r.suggestedId();
         assertThat(id).isEqualTo("calibrated-test-cpu-x");
         HardwareProfile p =
@@ -52,6 +54,8 @@ class CalibrationTest {
         assertThat(p.peakFlops("fp32", cpu) / cpu.cores())
                 .isCloseTo(
                         r.fp32FlopsPerCore(), org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(p.productEfficiency())
+                .isCloseTo(r.productEfficiency(), org.assertj.core.data.Offset.offset(0.001));
         assertThat(p.launchOverheadMicros())
                 .isCloseTo(r.encoderOverheadMicros(), org.assertj.core.data.Offset.offset(1.0));
     }

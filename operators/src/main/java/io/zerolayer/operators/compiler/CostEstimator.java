@@ -92,7 +92,9 @@ public final class CostEstimator {
                         * 8;
         long bytes = graph.weightBytes() + activations;
         double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
-        double computeSeconds = Double.isNaN(peak) || peak <= 0 ? 0 : flops / peak;
+        double computeSeconds =
+                (Double.isNaN(peak) || peak <= 0 ? 0 : flops / (peak * profile.productEfficiency()))
+                        + (double) sequences * seqLen * profile.otherOpsMicrosPerToken() / 1e6;
         double memorySeconds =
                 profile.memoryBandwidthBytesPerSec() <= 0
                         ? 0
