@@ -27,6 +27,14 @@ public final class ModelChecksums {
         return CACHE.computeIfAbsent(model, ModelChecksums::compute);
     }
 
+    /**
+     * The checksum of weights already in memory (a session being opened): computed from them, not
+     * by reading the resource again, and only if this JVM has not computed it yet.
+     */
+    static String of(EncoderModel model, byte[] weights) {
+        return CACHE.computeIfAbsent(model, m -> SentenceEncoder.sha256(weights));
+    }
+
     /** Model id → checksum for every shipped model, sorted by id. */
     public static SortedMap<String, String> all() {
         SortedMap<String, String> out = new TreeMap<>();

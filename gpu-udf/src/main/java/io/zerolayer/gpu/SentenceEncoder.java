@@ -75,7 +75,7 @@ public final class SentenceEncoder implements AutoCloseable {
     public static SentenceEncoder open(EncoderModel model, int intraOpThreads) {
         long start = System.nanoTime();
         byte[] weights = readResource(model, model.onnxResource());
-        String checksum = sha256(weights); // same value as ModelChecksums.of(model)
+        String checksum = ModelChecksums.of(model, weights);
         try (InputStream tokenizerJson =
                 SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
             if (tokenizerJson == null) {

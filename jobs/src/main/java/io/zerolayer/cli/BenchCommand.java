@@ -6,10 +6,8 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.jobs.PipelineOptions;
-import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,11 +117,13 @@ final class BenchCommand implements Callable<Integer> {
                                         pipeline.configuration()
                                                 .get(PipelineOptions.REQUESTS_TOPIC))
                                 .build()) {
-            client.submit(request("warmup", prompt)).join();
+            client.submit(PromptFiles.request("warmup", "bench", prompt, Map.of())).join();
             long start = System.nanoTime();
             List<CompletableFuture<AnalysisResponse>> replies = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
-                replies.add(client.submit(request("bench-" + i, prompt)));
+                replies.add(
+                        client.submit(
+                                PromptFiles.request("bench-" + i, "bench", prompt, Map.of())));
             }
             long ok = 0;
             long kernelNanos = 0;
@@ -144,15 +144,5 @@ final class BenchCommand implements Callable<Integer> {
                     kernelNanos / 1e6 / requests);
         }
         return 0;
-    }
-
-    private static AnalysisRequest request(String id, String prompt) {
-        return AnalysisRequest.newBuilder()
-                .setRequestId(id)
-                .setTenantId("bench")
-                .setPrompt(prompt)
-                .setSubmittedAt(Instant.now())
-                .setAttributes(Map.of())
-                .build();
     }
 }

@@ -44,12 +44,21 @@ final class PromptFiles {
     }
 
     static AnalysisRequest request(Path file, String requestId, String tenant) throws IOException {
+        return request(
+                requestId,
+                tenant,
+                Files.readString(file, StandardCharsets.UTF_8),
+                Map.of("source", file.getFileName().toString()));
+    }
+
+    static AnalysisRequest request(
+            String requestId, String tenant, String prompt, Map<String, String> attributes) {
         return AnalysisRequest.newBuilder()
                 .setRequestId(requestId)
                 .setTenantId(tenant)
-                .setPrompt(Files.readString(file, StandardCharsets.UTF_8))
+                .setPrompt(prompt)
                 .setSubmittedAt(Instant.now())
-                .setAttributes(Map.of("source", file.getFileName().toString()))
+                .setAttributes(attributes)
                 .build();
     }
 }

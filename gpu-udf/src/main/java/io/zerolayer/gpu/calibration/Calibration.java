@@ -93,16 +93,17 @@ public final class Calibration {
             progress.accept(String.format(Locale.ROOT, "fp32 MatMul %d×%d on 1 thread …", n, n));
             double fp32 =
                     flops
-                            / best(
-                                    OnnxModelBuilder.singleOp(
-                                            "MatMul",
-                                            List.of(
-                                                    tensor("A", FLOAT, n, n),
-                                                    tensor("B", FLOAT, n, n)),
-                                            tensor("C", FLOAT, n, n)),
+                            / seconds(
+                                    "MatMul",
+                                    FLOAT,
+                                    floats(n * n),
+                                    FLOAT,
+                                    floats(n * n),
+                                    FLOAT,
                                     1,
                                     repetitions,
-                                    Map.of("A", floats(n * n), "B", floats(n * n)));
+                                    n,
+                                    n);
             progress.accept(
                     String.format(
                             Locale.ROOT,
@@ -112,20 +113,17 @@ public final class Calibration {
                             n));
             double int8 =
                     flops
-                            / best(
-                                    OnnxModelBuilder.singleOp(
-                                            "MatMulInteger",
-                                            List.of(
-                                                    tensor("A", UINT8, n, n),
-                                                    tensor("B", INT8, n, n)),
-                                            tensor("C", INT32, n, n)),
+                            / seconds(
+                                    "MatMulInteger",
+                                    UINT8,
+                                    bytes(n * n, OnnxJavaType.UINT8),
+                                    INT8,
+                                    bytes(n * n, OnnxJavaType.INT8),
+                                    INT32,
                                     1,
                                     repetitions,
-                                    Map.of(
-                                            "A",
-                                            bytes(n * n, OnnxJavaType.UINT8),
-                                            "B",
-                                            bytes(n * n, OnnxJavaType.INT8)));
+                                    n,
+                                    n);
             long elements = 16L << 20; // 64 MiB per float tensor: far past any cache
             progress.accept(
                     String.format(
@@ -137,16 +135,16 @@ public final class Calibration {
                     3.0
                             * elements
                             * Float.BYTES
-                            / best(
-                                    OnnxModelBuilder.singleOp(
-                                            "Add",
-                                            List.of(
-                                                    tensor("A", FLOAT, elements),
-                                                    tensor("B", FLOAT, elements)),
-                                            tensor("C", FLOAT, elements)),
+                            / seconds(
+                                    "Add",
+                                    FLOAT,
+                                    floats(elements),
+                                    FLOAT,
+                                    floats(elements),
+                                    FLOAT,
                                     0,
                                     repetitions,
-                                    Map.of("A", floats(elements), "B", floats(elements)));
+                                    elements);
             progress.accept(
                     String.format(
                             Locale.ROOT,
@@ -253,6 +251,29 @@ public final class Calibration {
                 Math.min(1.0, productFlops / (profile.productMicros() / 1e6) / matmulPeak);
         double otherPerToken = (double) profile.otherMicros() / runs / (batch * seqLen);
         return new double[] {efficiency, otherPerToken};
+    }
+
+    /**
+     * Fastest run, in seconds, of a single-operator model {@code C = op(A, B)} whose operands and
+     * result all have {@code shape}.
+     */
+    private double seconds(
+            String op,
+            int aType,
+            TensorData a,
+            int bType,
+            TensorData b,
+            int outType,
+            int threads,
+            int repetitions,
+            long... shape)
+            throws OrtException {
+        byte[] model =
+                OnnxModelBuilder.singleOp(
+                        op,
+                        List.of(tensor("A", aType, shape), tensor("B", bType, shape)),
+                        tensor("C", outType, shape));
+        return best(model, threads, repetitions, Map.of("A", a, "B", b));
     }
 
     /** Fastest of {@code repetitions} runs after one warm-up, in seconds. */

@@ -58,29 +58,22 @@ public final class HotGraphSharder implements Serializable {
     /** Records one request of {@code graphId} and returns the key to route it by. */
     public String shardKey(String graphId, long nowMillis) {
         GraphTraffic t = traffic.computeIfAbsent(graphId, id -> new GraphTraffic(id, nowMillis));
-        double rate = t.record(nowMillis) * observers;
-        int shards =
-                (int)
-                        Math.min(
-                                executorParallelism,
-                                Math.max(1, Math.ceil(rate / requestsPerShard)));
-        return t.keys[(int) (t.sent++ % shards)];
+        t.record(nowMillis);
+        return t.keys[(int) (t.sent++ % shardCount(t, nowMillis))];
     }
 
     /** Current shard count of a graph (for metrics and tests). */
     public int shards(String graphId, long nowMillis) {
         GraphTraffic t = traffic.get(graphId);
-        return t == null
-                ? 0
-                : (int)
-                        Math.min(
-                                executorParallelism,
-                                Math.max(
-                                        1,
-                                        Math.ceil(
-                                                t.estimate(nowMillis)
-                                                        * observers
-                                                        / requestsPerShard)));
+        return t == null ? 0 : shardCount(t, nowMillis);
+    }
+
+    /**
+     * One shard per {@code requestsPerShard} of the graph's estimated total rate, 1 to all slots.
+     */
+    private int shardCount(GraphTraffic t, long nowMillis) {
+        double rate = t.estimate(nowMillis) * observers;
+        return (int) Math.min(executorParallelism, Math.max(1, Math.ceil(rate / requestsPerShard)));
     }
 
     /** The key of a graph's first shard: where a cold graph runs and where it is precompiled. */
@@ -114,11 +107,10 @@ public final class HotGraphSharder implements Serializable {
             }
         }
 
-        /** Counts one arrival; returns the estimated requests/s this observer sees. */
-        double record(long now) {
+        /** Counts one arrival. */
+        void record(long now) {
             roll(now);
             inWindow++;
-            return estimate(now);
         }
 
         /**
