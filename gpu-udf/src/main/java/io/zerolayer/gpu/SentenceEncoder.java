@@ -274,9 +274,20 @@ public final class SentenceEncoder implements AutoCloseable {
         return dot;
     }
 
-    /** Version of the ONNX Runtime library; part of every graph id. */
+    /**
+     * Version of the ONNX Runtime library and whether it carries the CUDA provider ({@code +cuda},
+     * the {@code -Pgpu} build); part of every graph id, since a plan may choose CUDA only where the
+     * runtime has it.
+     */
     public static String runtimeVersion() {
-        return "onnxruntime-" + OrtEnvironment.getEnvironment().getVersion();
+        return "onnxruntime-"
+                + OrtEnvironment.getEnvironment().getVersion()
+                + (cudaProviderAvailable() ? "+cuda" : "");
+    }
+
+    /** Whether the loaded ONNX Runtime has the CUDA execution provider (onnxruntime_gpu). */
+    public static boolean cudaProviderAvailable() {
+        return OrtEnvironment.getAvailableProviders().contains(ai.onnxruntime.OrtProvider.CUDA);
     }
 
     private void checkOpen() {

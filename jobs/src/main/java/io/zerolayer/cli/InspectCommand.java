@@ -93,10 +93,10 @@ final class InspectCommand implements Callable<Integer> {
         System.out.println("  nodes");
         for (GraphNode n : g.getNodes()) {
             Map<String, String> p = new LinkedHashMap<>(n.getParams());
-            String reason = p.remove("reason");
             String measuredP50 = p.remove("measured.p50-us");
             String measuredRuns = p.remove("measured.runs");
             Map<String, String> estimate = new LinkedHashMap<>();
+            Map<String, String> reasons = new LinkedHashMap<>();
             p.keySet()
                     .removeIf(
                             k -> {
@@ -104,34 +104,61 @@ final class InspectCommand implements Callable<Integer> {
                                     estimate.put(k.substring("estimate.".length()), p.get(k));
                                     return true;
                                 }
+                                if (k.equals("reason")) {
+                                    reasons.put(
+                                            n.getKind().equals("encode") ? "precision" : "",
+                                            p.get(k));
+                                    return true;
+                                }
+                                if (k.endsWith(".reason")) {
+                                    reasons.put(
+                                            k.substring(0, k.length() - ".reason".length()),
+                                            p.get(k));
+                                    return true;
+                                }
                                 return false;
                             });
             System.out.printf(
                     "    %-28s %s%s%n",
                     n.getNodeId(), n.getModel() == null ? "" : "[" + n.getModel() + "] ", p);
-            if (reason != null) {
-                System.out.println("      why       " + reason);
+            reasons.forEach((choice, why) -> System.out.printf("      why %-9s %s%n", choice, why));
+            if (!estimate.isEmpty()) {
+                if (estimate.containsKey("flops")) {
+                    System.out.printf(
+                            Locale.ROOT,
+                            "      estimate  %s sequences × %s tokens, %.2f GFLOP, %.1f MB, %.2f ms"
+                                    + " (%s-bound on %s)%n",
+                            estimate.get("sequences"),
+                            estimate.get("seq-len"),
+                            Long.parseLong(estimate.get("flops")) / 1e9,
+                            Long.parseLong(estimate.get("bytes")) / 1e6,
+                            Long.parseLong(estimate.get("micros")) / 1e3,
+                            estimate.get("bound"),
+                            estimate.get("hardware"));
+                } else {
+                    System.out.printf(
+                            Locale.ROOT,
+                            "      estimate  %s tokens, %.3f ms on the host%n",
+                            estimate.get("tokens"),
+                            Long.parseLong(estimate.get("micros")) / 1e3);
+                }
             }
             if (measuredP50 != null) {
+                long p50 = Long.parseLong(measuredP50);
+                String ratio =
+                        estimate.containsKey("micros") && p50 > 0
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "; estimate/measured %.2f",
+                                        Long.parseLong(estimate.get("micros")) / (double) p50)
+                                : "";
                 System.out.printf(
                         Locale.ROOT,
-                        "      measured  p50 %.2f ms over the last %s of %s runs in one slot%n",
-                        Long.parseLong(measuredP50) / 1e3,
+                        "      measured  p50 %.2f ms over the last %s of %s runs in one slot%s%n",
+                        p50 / 1e3,
                         Math.min(64, Long.parseLong(measuredRuns)),
-                        measuredRuns);
-            }
-            if (!estimate.isEmpty()) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "      estimate  %s sequences × %s tokens, %.2f GFLOP, %.1f MB, %.2f ms"
-                                + " (%s-bound on %s)%n",
-                        estimate.get("sequences"),
-                        estimate.get("seq-len"),
-                        Long.parseLong(estimate.get("flops")) / 1e9,
-                        Long.parseLong(estimate.get("bytes")) / 1e6,
-                        Long.parseLong(estimate.get("micros")) / 1e3,
-                        estimate.get("bound"),
-                        estimate.get("hardware"));
+                        measuredRuns,
+                        ratio);
             }
         }
         return 0;

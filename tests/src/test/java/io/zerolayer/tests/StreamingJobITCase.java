@@ -293,7 +293,8 @@ class StreamingJobITCase {
                 .contains("graph " + shared)
                 .contains("decode/answer")
                 .contains("chunk/section:termination")
-                .contains("why       decoder 'answer' returns a vector or single passages")
+                .contains("why precision decoder 'answer' returns a vector or single passages")
+                .contains("why batch-size")
                 .contains("estimate  ");
 
         // one kernel cost record per executed node per request

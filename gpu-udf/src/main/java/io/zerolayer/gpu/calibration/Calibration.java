@@ -74,6 +74,33 @@ public final class Calibration {
                     otherOpsMicrosPerToken);
         }
 
+        /**
+         * The entry with the host nodes' measured rates added: µs per document token and µs per
+         * call.
+         */
+        public String profileYaml(
+                String id,
+                Map<String, Double> hostMicrosPerToken,
+                Map<String, Double> hostMicrosPerCall) {
+            return profileYaml(id)
+                    + "    host-us-per-token: "
+                    + flowMap(hostMicrosPerToken)
+                    + "\n    host-us-per-call: "
+                    + flowMap(hostMicrosPerCall)
+                    + "\n";
+        }
+
+        private static String flowMap(Map<String, Double> rates) {
+            StringBuilder out = new StringBuilder();
+            rates.forEach(
+                    (kind, rate) ->
+                            out.append(out.isEmpty() ? "" : ", ")
+                                    .append(kind)
+                                    .append(": ")
+                                    .append(String.format(Locale.ROOT, "%.4f", rate)));
+            return "{" + out + "}";
+        }
+
         public String suggestedId() {
             return "calibrated-" + HardwareProfiles.normalise(cpu.name());
         }

@@ -21,13 +21,32 @@ public record HardwareFingerprint(
 
     public static final String AUTO = "auto";
 
-    /** {@code auto} detects (CUDA first, else the CPU); any other value names a profile. */
+    /**
+     * {@code auto} detects (CUDA first, else the CPU); any other value names a profile. A GPU that
+     * ONNX Runtime cannot use (the CPU-only build, without {@code -Pgpu}) does not count: graphs
+     * are then compiled for the CPU they will run on, with one WARN.
+     */
     public static HardwareFingerprint resolve(String setting, HardwareProfiles profiles) {
-        return resolve(setting, profiles, new CudaDeviceProbe(), new CpuDeviceProbe());
+        return resolve(
+                setting,
+                profiles,
+                new CudaDeviceProbe(),
+                new CpuDeviceProbe(),
+                io.zerolayer.gpu.SentenceEncoder.cudaProviderAvailable());
+    }
+
+    /** Detection as on a host whose ONNX Runtime has the CUDA provider. */
+    static HardwareFingerprint resolve(
+            String setting, HardwareProfiles profiles, DeviceProbe gpus, DeviceProbe cpus) {
+        return resolve(setting, profiles, gpus, cpus, true);
     }
 
     static HardwareFingerprint resolve(
-            String setting, HardwareProfiles profiles, DeviceProbe gpus, DeviceProbe cpus) {
+            String setting,
+            HardwareProfiles profiles,
+            DeviceProbe gpus,
+            DeviceProbe cpus,
+            boolean cudaProvider) {
         if (!AUTO.equals(setting)) {
             HardwareProfile chosen =
                     profiles.get(setting)
@@ -45,6 +64,13 @@ public record HardwareFingerprint(
                     chosen, devices.isEmpty() ? cpus.probe() : devices, false);
         }
         List<DeviceReport> devices = gpus.probe();
+        if (!devices.isEmpty() && !cudaProvider) {
+            LOG.warn(
+                    "{} is here but this ONNX Runtime has no CUDA provider (build with -Pgpu):"
+                            + " compiling for the CPU",
+                    devices.get(0).name());
+            devices = List.of();
+        }
         if (devices.isEmpty()) {
             devices = cpus.probe();
         }

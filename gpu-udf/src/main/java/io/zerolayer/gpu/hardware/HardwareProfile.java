@@ -18,6 +18,11 @@ import java.util.Map;
  *     Runtime's profiler (1 when not calibrated)
  * @param otherOpsMicrosPerToken time of the encoder's other operators (norms, GELU, softmax,
  *     reshapes) per token, from the profiler (0 when not calibrated)
+ * @param hostMicrosPerToken time per document token of the graph nodes that run on the host CPU
+ *     whatever the device ({@code tokenize}, {@code chunk}, {@code pool}, {@code decode}); {@link
+ *     #DEFAULT_HOST_MICROS_PER_TOKEN} until {@code zerolayer calibrate} measures them
+ * @param hostMicrosPerCall fixed time of one call of those nodes (a tokenize call per text run and
+ *     query; one call of each other node), on top of the per-token time
  */
 public record HardwareProfile(
         String id,
@@ -32,7 +37,63 @@ public record HardwareProfile(
         List<String> requiresFlags,
         double launchOverheadMicros,
         double productEfficiency,
-        double otherOpsMicrosPerToken) {
+        double otherOpsMicrosPerToken,
+        Map<String, Double> hostMicrosPerToken,
+        Map<String, Double> hostMicrosPerCall) {
+
+    /** The host node kinds whose cost is modelled per token. */
+    public static final List<String> HOST_NODES = List.of("tokenize", "chunk", "pool", "decode");
+
+    /**
+     * Host rates measured by {@code zerolayer calibrate} on the 2-core x86-64 development machine
+     * (one thread); used by profiles that do not carry their own.
+     */
+    public static final Map<String, Double> DEFAULT_HOST_MICROS_PER_TOKEN =
+            Map.of("tokenize", 3.3, "chunk", 0.04, "pool", 0.28, "decode", 0.24);
+
+    /** Fixed host cost per call, from the same measurement. */
+    public static final Map<String, Double> DEFAULT_HOST_MICROS_PER_CALL =
+            Map.of("tokenize", 160.0, "chunk", 15.0, "pool", 3.4, "decode", 195.0);
+
+    public HardwareProfile {
+        hostMicrosPerToken = withDefaults(DEFAULT_HOST_MICROS_PER_TOKEN, hostMicrosPerToken);
+        hostMicrosPerCall = withDefaults(DEFAULT_HOST_MICROS_PER_CALL, hostMicrosPerCall);
+    }
+
+    private static Map<String, Double> withDefaults(
+            Map<String, Double> defaults, Map<String, Double> given) {
+        Map<String, Double> merged = new java.util.TreeMap<>(defaults);
+        if (given != null) {
+            merged.putAll(given);
+        }
+        return java.util.Collections.unmodifiableMap(merged);
+    }
+
+    /** Fixed host time of one call of a node kind. */
+    public double hostMicrosPerCall(String kind) {
+        return hostMicrosPerCall.getOrDefault(kind, 0.0);
+    }
+
+    /**
+     * Short hash of every figure of this profile. A graph's plan follows from these figures, so a
+     * graph id names the profile by id and fingerprint: recalibrating a profile under the same id
+     * gives new graph ids rather than old ids with different plans.
+     */
+    public String fingerprint() {
+        try {
+            byte[] digest =
+                    java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Host time per document token of a node kind; 0 for kinds not modelled per token. */
+    public double hostMicrosPerToken(String kind) {
+        return hostMicrosPerToken.getOrDefault(kind, 0.0);
+    }
 
     /** Peak FLOP/s at {@code precision} on {@code device}, or NaN when the profile does not say. */
     public double peakFlops(String precision, DeviceReport device) {

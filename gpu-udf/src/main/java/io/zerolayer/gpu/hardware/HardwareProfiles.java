@@ -123,7 +123,38 @@ public final class HardwareProfiles {
                         ? number(m, "launch-overhead-us")
                         : kind.equals("gpu") ? 200 : 2000,
                 m.containsKey("product-efficiency") ? number(m, "product-efficiency") : 1.0,
-                number(m, "other-ops-us-per-token"));
+                number(m, "other-ops-us-per-token"),
+                hostRates(id, "host-us-per-token", m.get("host-us-per-token")),
+                hostRates(id, "host-us-per-call", m.get("host-us-per-call")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Double> hostRates(String id, String key, Object spec) {
+        Map<String, Double> rates = new LinkedHashMap<>();
+        if (spec == null) {
+            return rates;
+        }
+        if (!(spec instanceof Map)) {
+            throw new IllegalArgumentException(
+                    "profiles." + id + "." + key + " must be a map of node kind to µs");
+        }
+        ((Map<String, Object>) spec)
+                .forEach(
+                        (k, v) -> {
+                            if (!HardwareProfile.HOST_NODES.contains(k)) {
+                                throw new IllegalArgumentException(
+                                        "profiles."
+                                                + id
+                                                + "."
+                                                + key
+                                                + ": unknown node kind '"
+                                                + k
+                                                + "'; expected one of "
+                                                + HardwareProfile.HOST_NODES);
+                            }
+                            rates.put(k, ((Number) v).doubleValue());
+                        });
+        return rates;
     }
 
     public Optional<HardwareProfile> get(String id) {

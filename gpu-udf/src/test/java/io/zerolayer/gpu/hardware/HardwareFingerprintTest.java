@@ -93,6 +93,54 @@ class HardwareFingerprintTest {
     }
 
     @Test
+    void aGpuThatOnnxRuntimeCannotUseDoesNotCount() {
+        DeviceReport epyc =
+                DeviceReport.cpu("AMD EPYC", 2, 3.0, 24 * GB, Set.of("avx", "avx2", "fma"));
+        HardwareFingerprint hw =
+                HardwareFingerprint.resolve(
+                        "auto",
+                        PROFILES,
+                        () -> List.of(gpu("NVIDIA H200", 139.8)),
+                        () -> List.of(epyc),
+                        false);
+        assertThat(hw.profile().id()).isEqualTo("cpu-avx2");
+        assertThat(hw.primary()).isEqualTo(epyc);
+    }
+
+    @Test
+    void hostRatesAreReadAndEveryFigureIsInTheFingerprint() {
+        String yaml =
+                """
+                version: 1
+                profiles:
+                  measured:
+                    kind: cpu
+                    flops-per-cycle-per-core: {fp32: 80}
+                    memory-bandwidth-gbs: 50
+                    host-us-per-token: {tokenize: 2.5}
+                    host-us-per-call: {decode: 150}
+                """;
+        HardwareProfile measured = HardwareProfiles.builtInWith(yaml).get("measured").orElseThrow();
+        assertThat(measured.hostMicrosPerToken("tokenize")).isEqualTo(2.5);
+        assertThat(measured.hostMicrosPerCall("decode")).isEqualTo(150);
+        // what the file leaves out comes from the defaults
+        assertThat(measured.hostMicrosPerToken("pool"))
+                .isEqualTo(HardwareProfile.DEFAULT_HOST_MICROS_PER_TOKEN.get("pool"));
+        HardwareProfile recalibrated =
+                HardwareProfiles.builtInWith(yaml.replace("tokenize: 2.5", "tokenize: 2.6"))
+                        .get("measured")
+                        .orElseThrow();
+        assertThat(recalibrated.fingerprint()).hasSize(8).isNotEqualTo(measured.fingerprint());
+        assertThat(HardwareProfiles.builtInWith(yaml).get("measured").orElseThrow().fingerprint())
+                .isEqualTo(measured.fingerprint());
+        assertThatThrownBy(
+                        () ->
+                                HardwareProfiles.builtInWith(
+                                        yaml.replace("tokenize: 2.5", "tokenise: 2.5")))
+                .hasMessageContaining("unknown node kind 'tokenise'");
+    }
+
+    @Test
     void cpuinfoIsRead(@TempDir Path dir) throws Exception {
         Path cpuinfo =
                 Files.writeString(

@@ -1,20 +1,31 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.costmodel.OnnxCostModel;
 import io.zerolayer.gpu.hardware.DeviceReport;
 import io.zerolayer.gpu.hardware.HardwareProfile;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * A first static cost model: what the encode node of a graph will cost on the slot's hardware, for
- * a representative request of its structure. Tokens come from the size buckets (a bucket's middle,
- * about 4 characters a token), FLOPs and weight bytes from the encoder's ONNX graph ({@link
- * OnnxCostModel}), activation bytes from the shapes, and time from a roofline: max(FLOPs / peak,
- * bytes / bandwidth) plus the profile's launch overhead (measured by {@code zerolayer calibrate}).
- * These are estimates printed by {@code zerolayer inspect}, not measurements; they cover the encode
- * node only (the other nodes are small and measured per request in the cost records).
+ * The static cost model the compiler decides with: what each node of a graph will cost on the
+ * slot's hardware for a representative request of its structure, and the plan choices that follow
+ * from those costs (device, encoder precision, micro-batch size, padding).
+ *
+ * <p>Tokens come from the size buckets (a bucket's middle, about 4 characters a token). The encode
+ * node's FLOPs and weight bytes come from the encoder's ONNX graph ({@link OnnxCostModel}),
+ * activation bytes from the shapes, and its time from a roofline: max(FLOPs / (peak × product
+ * efficiency) + other operators per token, bytes / bandwidth) plus the profile's launch overhead;
+ * on a GPU the inputs and outputs also cross PCIe. The host nodes (tokenize, chunk, pool, decode)
+ * run on the CPU whatever the device and are estimated from the profile's per-token host rates.
+ * Calibrated profiles ({@code zerolayer calibrate}) carry measured efficiency, overhead and host
+ * rates; datasheet profiles carry peaks and defaults.
+ *
+ * <p>Every input here is a structural fact or a profile figure, so a plan stays a function of its
+ * graph id.
  */
 public final class CostEstimator {
     static final double CHARS_PER_TOKEN = 4.0;
@@ -28,18 +39,150 @@ public final class CostEstimator {
      */
     static final int PADDED_SENTENCE_TOKENS = 2 * SENTENCE_TOKENS;
 
+    /** Characters per label or field name in a {@code <labels>}/{@code <fields>} list. */
+    static final double CHARS_PER_QUERY = 16;
+
+    /** Longest time one micro-batch may take, so batching never costs a request much latency. */
+    public static final long BATCH_BUDGET_MICROS = 100_000;
+
+    /** Most requests in one micro-batch. */
+    public static final int MAX_BATCH = 64;
+
+    /**
+     * A batch is big enough once the fixed cost of a run adds at most this share to each request's
+     * time.
+     */
+    static final double BATCH_OVERHEAD_SHARE = 0.05;
+
+    /** Share of a GPU's memory one micro-batch's activations may take. */
+    static final double BATCH_MEMORY_SHARE = 0.25;
+
     private final HardwareProfile profile;
     private final DeviceReport device;
     private final int threads;
+    private final boolean cudaProvider;
 
     /**
      * @param threads intra-op threads of the slot's sessions (0: all cores); a CPU slot's peak is
      *     that of the cores it uses
      */
     public CostEstimator(HardwareProfile profile, DeviceReport device, int threads) {
+        this(profile, device, threads, SentenceEncoder.cudaProviderAvailable());
+    }
+
+    /**
+     * @param cudaProvider whether this JVM's ONNX Runtime has the CUDA execution provider
+     */
+    public CostEstimator(
+            HardwareProfile profile, DeviceReport device, int threads, boolean cudaProvider) {
         this.profile = profile;
         this.device = device;
         this.threads = threads;
+        this.cudaProvider = cudaProvider;
+    }
+
+    /**
+     * A stand-in where no slot hardware is known (tools and tests): the built-in {@code cpu-avx2}
+     * profile on a nominal 4-core 3 GHz CPU, one thread, no CUDA.
+     */
+    public static CostEstimator nominal() {
+        HardwareProfile avx2 = HardwareProfiles.builtIn().get("cpu-avx2").orElseThrow();
+        DeviceReport cpu =
+                DeviceReport.cpu(
+                        "nominal x86-64 CPU", 4, 3.0, 16L << 30, java.util.Set.of("avx2", "fma"));
+        return new CostEstimator(avx2, cpu, 1, false);
+    }
+
+    public HardwareProfile profile() {
+        return profile;
+    }
+
+    /**
+     * What one request of a structure brings to its graph.
+     *
+     * @param scopeTokens document tokens per scope
+     * @param textRuns text runs of the document (each is tokenized by itself)
+     * @param querySequences question, label or field sequences encoded with the document
+     * @param strategy chunking: sentences or windows
+     */
+    public record Workload(
+            Map<String, Double> scopeTokens, int textRuns, int querySequences, String strategy) {
+        public Workload {
+            scopeTokens = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(scopeTokens));
+        }
+
+        public double documentTokens() {
+            return scopeTokens.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** Sequences the encoder runs for one request: chunks plus queries. */
+        int sequences() {
+            double tokens = documentTokens();
+            int chunks;
+            if (strategy.equals("sentences")) {
+                chunks = (int) Math.max(1, Math.ceil(tokens / SENTENCE_TOKENS));
+            } else {
+                chunks = 0;
+                for (double scope : scopeTokens.values()) {
+                    chunks +=
+                            (int)
+                                    Math.max(
+                                            1,
+                                            Math.ceil(
+                                                            Math.max(
+                                                                            0,
+                                                                            scope
+                                                                                    - GraphCompiler
+                                                                                            .WINDOW_TOKENS)
+                                                                    / GraphCompiler.WINDOW_STRIDE)
+                                                    + 1);
+                }
+            }
+            return chunks + querySequences;
+        }
+
+        /** Padded length of the encoder's sequences, with [CLS] and [SEP]. */
+        int seqLen() {
+            if (strategy.equals("sentences")) {
+                return PADDED_SENTENCE_TOKENS + 2;
+            }
+            double longest = scopeTokens.values().stream().mapToDouble(d -> d).max().orElse(1);
+            return (int) Math.min(GraphCompiler.WINDOW_TOKENS, Math.max(1, longest)) + 2;
+        }
+    }
+
+    /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
+    static double representativeChars(int bucket) {
+        return bucket == 0 ? 64 : 128 * Math.pow(2, bucket - 1) * 1.5;
+    }
+
+    /** Labels or fields in a list whose text is in size bucket {@code b}. */
+    static int representativeQueries(int bucket) {
+        return (int) Math.max(1, Math.round(representativeChars(bucket) / CHARS_PER_QUERY));
+    }
+
+    /** A choice the compiler made, and why; recorded in the graph descriptor. */
+    public record Choice(String value, String reason) {}
+
+    /** CUDA when the profile is a GPU's and this ONNX Runtime can use it; else the CPU. */
+    public Choice device() {
+        if (!profile.kind().equals("gpu")) {
+            return new Choice("cpu", "hardware profile " + profile.id() + " is a CPU");
+        }
+        if (!cudaProvider) {
+            return new Choice(
+                    "cpu",
+                    "hardware profile "
+                            + profile.id()
+                            + " is a GPU, but this ONNX Runtime has no CUDA provider (build with"
+                            + " -Pgpu)");
+        }
+        return new Choice(
+                "cuda", "hardware profile " + profile.id() + " is a GPU and CUDA is available");
+    }
+
+    private boolean onGpu() {
+        return device().value().equals("cuda");
     }
 
     private double peak(String precision) {
@@ -54,33 +197,31 @@ public final class CostEstimator {
         return peak;
     }
 
-    /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
-    static double representativeChars(int bucket) {
-        return bucket == 0 ? 64 : 128 * Math.pow(2, bucket - 1) * 1.5;
+    /** The encode node's estimate for {@code batch} requests run together. */
+    public record EncodeEstimate(
+            int requests,
+            int sequences,
+            int seqLen,
+            long flops,
+            long bytes,
+            String bound,
+            double micros) {
+        public Map<String, String> params() {
+            Map<String, String> out = new LinkedHashMap<>();
+            out.put("estimate.sequences", String.valueOf(sequences));
+            out.put("estimate.seq-len", String.valueOf(seqLen));
+            out.put("estimate.flops", String.valueOf(flops));
+            out.put("estimate.bytes", String.valueOf(bytes));
+            out.put("estimate.bound", bound);
+            out.put("estimate.micros", String.valueOf(Math.round(micros)));
+            return out;
+        }
     }
 
-    /** Estimates for an encode node over {@code tokens} document tokens. */
-    public Map<String, String> encode(EncoderModel model, double tokens, String strategy) {
-        int seqLen;
-        int sequences;
-        if (strategy.equals("sentences")) {
-            seqLen = PADDED_SENTENCE_TOKENS + 2;
-            sequences = (int) Math.max(1, Math.ceil(tokens / SENTENCE_TOKENS));
-        } else {
-            seqLen = (int) Math.min(GraphCompiler.WINDOW_TOKENS, Math.max(1, tokens)) + 2;
-            sequences =
-                    (int)
-                            Math.max(
-                                    1,
-                                    Math.ceil(
-                                                    Math.max(
-                                                                    0,
-                                                                    tokens
-                                                                            - GraphCompiler
-                                                                                    .WINDOW_TOKENS)
-                                                            / GraphCompiler.WINDOW_STRIDE)
-                                            + 1);
-        }
+    /** Estimate of the encode node over {@code requests} requests of workload {@code w}. */
+    public EncodeEstimate encode(EncoderModel model, Workload w, int requests) {
+        int seqLen = w.seqLen();
+        int sequences = w.sequences() * requests;
         OnnxCostModel graph = OnnxCostModel.of(model);
         long flops = graph.forwardFlops(sequences, seqLen);
         long activations =
@@ -99,23 +240,162 @@ public final class CostEstimator {
                 profile.memoryBandwidthBytesPerSec() <= 0
                         ? 0
                         : bytes / profile.memoryBandwidthBytesPerSec();
+        double transferSeconds = 0;
+        if (onGpu() && profile.pcieBandwidthBytesPerSec() > 0) {
+            // three int64 inputs in, the last hidden state out
+            long transferred =
+                    (long) sequences * seqLen * (3L * Long.BYTES)
+                            + (long) sequences * seqLen * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            transferSeconds = transferred / profile.pcieBandwidthBytesPerSec();
+        }
+        double micros =
+                (Math.max(computeSeconds, memorySeconds) + transferSeconds) * 1e6
+                        + profile.launchOverheadMicros();
+        return new EncodeEstimate(
+                requests,
+                sequences,
+                seqLen,
+                flops,
+                bytes,
+                computeSeconds >= memorySeconds ? "compute" : "memory",
+                micros);
+    }
+
+    /**
+     * Estimate of a host node ({@code tokenize}, {@code chunk}, {@code pool}, {@code decode}):
+     * {@code calls} fixed costs plus {@code tokens} document tokens at the profile's rates.
+     */
+    public Map<String, String> host(String kind, double tokens, int calls) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("estimate.tokens", String.valueOf(Math.round(tokens)));
-        out.put("estimate.sequences", String.valueOf(sequences));
-        out.put("estimate.seq-len", String.valueOf(seqLen));
-        out.put("estimate.flops", String.valueOf(flops));
-        out.put("estimate.bytes", String.valueOf(bytes));
-        out.put("estimate.bound", computeSeconds >= memorySeconds ? "compute" : "memory");
-        out.put(
-                "estimate.micros",
-                String.valueOf(
-                        Math.round(
-                                Math.max(computeSeconds, memorySeconds) * 1e6
-                                        + profile.launchOverheadMicros())));
+        double micros =
+                calls * profile.hostMicrosPerCall(kind) + tokens * profile.hostMicrosPerToken(kind);
+        out.put("estimate.micros", String.valueOf(Math.max(1, Math.round(micros))));
         return out;
     }
 
-    public HardwareProfile profile() {
-        return profile;
+    /**
+     * The encoder precision: fp32 where the decoder needs its fidelity or the device cannot run the
+     * int8 model well, else int8 when it saves at least {@code minSavingMicros} a request.
+     */
+    public Choice precision(String decoder, Workload w, long minSavingMicros) {
+        if (decoder.equals("embed") || decoder.equals("answer")) {
+            return new Choice(
+                    "fp32",
+                    "decoder '"
+                            + decoder
+                            + "' returns a vector or single passages: fp32 keeps"
+                            + " their fidelity");
+        }
+        if (onGpu()) {
+            return new Choice(
+                    "fp32",
+                    "the int8 encoder is dynamically quantised and ONNX Runtime's CUDA provider"
+                            + " has no DynamicQuantizeLinear kernel (every layer would round-trip"
+                            + " to the host): fp32 on CUDA");
+        }
+        double fp32 = encode(EncoderModel.MINILM_L6_V2_FP32, w, 1).micros();
+        double int8 = encode(EncoderModel.MINILM_L6_V2_INT8, w, 1).micros();
+        double saving = fp32 - int8;
+        String figures =
+                String.format(
+                        Locale.ROOT, "fp32 ≈ %.1f ms, int8 ≈ %.1f ms", fp32 / 1e3, int8 / 1e3);
+        if (saving >= minSavingMicros) {
+            return new Choice(
+                    "int8",
+                    figures
+                            + String.format(
+                                    Locale.ROOT,
+                                    " a request: int8 saves %.1f ms (≥ %d ms)",
+                                    saving / 1e3,
+                                    minSavingMicros / 1000));
+        }
+        return new Choice(
+                "fp32",
+                figures
+                        + String.format(
+                                Locale.ROOT,
+                                " a request: int8 would save %.1f ms (< %d ms), not worth its loss",
+                                saving / 1e3,
+                                minSavingMicros / 1000));
+    }
+
+    /**
+     * The micro-batch size: the smallest power of two at which the run's fixed cost adds at most
+     * {@value #BATCH_OVERHEAD_SHARE} to each request, but no larger than what fits the batch time
+     * budget, {@value #MAX_BATCH} requests and (on a GPU) a quarter of device memory.
+     */
+    public Choice batchSize(EncoderModel model, Workload w) {
+        EncodeEstimate one = encode(model, w, 1);
+        double perRequest = encode(model, w, 2).micros() - one.micros(); // marginal cost
+        double fixed = Math.max(0, one.micros() - perRequest);
+        int budgetCap = 1;
+        while (budgetCap * 2 <= MAX_BATCH
+                && encode(model, w, budgetCap * 2).micros() <= BATCH_BUDGET_MICROS) {
+            budgetCap *= 2;
+        }
+        int memoryCap = MAX_BATCH;
+        if (onGpu() && profile.memoryGb() != null) {
+            double perRequestBytes = one.bytes() - OnnxCostModel.of(model).weightBytes();
+            memoryCap =
+                    (int)
+                            Math.max(
+                                    1,
+                                    Math.min(
+                                            MAX_BATCH,
+                                            profile.memoryGb()
+                                                    * 1e9
+                                                    * BATCH_MEMORY_SHARE
+                                                    / Math.max(1, perRequestBytes)));
+        }
+        int wanted = 1;
+        while (wanted < MAX_BATCH && fixed / wanted > BATCH_OVERHEAD_SHARE * perRequest) {
+            wanted *= 2;
+        }
+        int size = Math.max(1, Math.min(wanted, Math.min(budgetCap, memoryCap)));
+        String figures =
+                String.format(
+                        Locale.ROOT,
+                        "a request ≈ %.2f ms of encoding plus %.2f ms fixed per run",
+                        perRequest / 1e3,
+                        fixed / 1e3);
+        String why;
+        if (size == wanted) {
+            why =
+                    String.format(
+                            Locale.ROOT,
+                            "%d requests a run bring the fixed cost to %.1f%% of each",
+                            size,
+                            100 * fixed / size / Math.max(1e-9, perRequest));
+        } else if (size == budgetCap) {
+            why =
+                    String.format(
+                            Locale.ROOT,
+                            "%d requests a run stay within the %d ms batch budget",
+                            size,
+                            BATCH_BUDGET_MICROS / 1000);
+        } else {
+            why =
+                    String.format(
+                            Locale.ROOT,
+                            "%d requests a run keep activations within %.0f%% of device memory",
+                            size,
+                            100 * BATCH_MEMORY_SHARE);
+        }
+        return new Choice(String.valueOf(size), figures + "; " + why);
+    }
+
+    /**
+     * How a batch's sequences are padded: to the longest on a CPU (dynamic shapes cost nothing
+     * there), to a power-of-two bucket on a GPU so the provider sees few distinct shapes and keeps
+     * its tuned kernels and memory arena.
+     */
+    public Choice padding() {
+        return onGpu()
+                ? new Choice(
+                        "pow2",
+                        "CUDA: pad to a power-of-two length so kernels and arena blocks are reused"
+                                + " across batches")
+                : new Choice("longest", "CPU: pad to the longest sequence of the batch");
     }
 }

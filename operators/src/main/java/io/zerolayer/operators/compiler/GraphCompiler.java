@@ -1,11 +1,13 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.operators.prompt.TagNode;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureSignature;
 import io.zerolayer.schemas.Fidelity;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,10 +19,13 @@ import java.util.Set;
  * tokenize → chunk/&lt;scope&gt; (one per section, plus body) → encode → pool → decode/&lt;task&gt;
  * </pre>
  *
- * Every decision here uses only structural facts (scopes, size buckets, the task's decoder), so the
- * graph is a function of the graph id. The model is chosen per encode node: decoders whose product
- * is the vector or a passage (embed, answer) get fp32; the others get int8 once a text run reaches
- * 2048 chars, where int8 runs about twice as fast on CPU at a small loss.
+ * Every decision here uses only structural facts (scopes, size buckets, the task's decoder) and the
+ * slot's hardware profile, so the graph is a function of the graph id. The decisions come from the
+ * {@link CostEstimator}'s figures and are recorded, with their reasons, in the encode node's
+ * params: the device (CUDA where the profile is a GPU's and ONNX Runtime has the provider), the
+ * encoder precision (fp32 for decoders that return vectors or passages and on CUDA; otherwise int8
+ * when it saves at least {@value #INT8_MIN_SAVING_MICROS} µs a request), the micro-batch size and
+ * the padding. Every node carries its estimated time.
  *
  * <p>The SAFE graph ({@link #compileSafe(int)}) serves abnormal structures: the prompt as plain
  * text, summarized extractively with the int8 encoder. It is compiled like any other graph and has
@@ -35,8 +40,14 @@ public final class GraphCompiler {
     /** Windows advance by this many tokens, so neighbours overlap by a quarter. */
     public static final int WINDOW_STRIDE = 96;
 
-    /** Size bucket from which throughput-oriented decoders switch to the int8 encoder. */
-    static final int INT8_FROM_BUCKET = 5;
+    /**
+     * int8 costs a little fidelity (cosine ≈ 0.99 to fp32); it is chosen when it saves at least
+     * this much encoding time a request.
+     */
+    public static final long INT8_MIN_SAVING_MICROS = 50_000;
+
+    /** Tags whose items are encoded with the document as queries. */
+    private static final Set<String> QUERY_TAGS = Set.of("question", "labels", "fields");
 
     /** Signature of the SAFE graph; no prompt's signature can be equal to it (it is not a tag). */
     public static final String SAFE_SIGNATURE = "#safe-mode";
@@ -50,12 +61,13 @@ public final class GraphCompiler {
     private final GraphIdentity identity;
     private final CostEstimator estimator;
 
+    /** A compiler for no particular slot: plans use {@link CostEstimator#nominal()}. */
     public GraphCompiler(GraphIdentity identity) {
-        this(identity, null);
+        this(identity, CostEstimator.nominal());
     }
 
     /**
-     * @param estimator adds cost estimates for the slot's hardware to the plan; may be null
+     * @param estimator the cost model of the slot's hardware, which the plan's choices come from
      */
     public GraphCompiler(GraphIdentity identity, CostEstimator estimator) {
         this.identity = identity;
@@ -80,36 +92,20 @@ public final class GraphCompiler {
         }
         DocumentContent content = DocumentContent.of(prompt.parsed());
         String decoder = prompt.contract().decoder();
-        int bucket = content.maxSizeBucket();
-        EncoderModel model;
-        String reason;
-        if (decoder.equals("embed") || decoder.equals("answer")) {
-            model = EncoderModel.MINILM_L6_V2_FP32;
-            reason =
-                    "decoder '"
-                            + decoder
-                            + "' returns a vector or single passages: fp32 keeps their fidelity";
-        } else if (bucket < INT8_FROM_BUCKET) {
-            model = EncoderModel.MINILM_L6_V2_FP32;
-            reason =
-                    "largest text run below 2048 chars (size bucket "
-                            + bucket
-                            + "): fp32 costs little more";
-        } else {
-            model = EncoderModel.MINILM_L6_V2_INT8;
-            reason =
-                    "largest text run in size bucket "
-                            + bucket
-                            + " (2048+ chars): int8, about twice the CPU throughput";
-        }
-        double tokens =
-                content.scopes().values().stream()
-                        .flatMap(List::stream)
-                        .mapToDouble(
-                                run ->
-                                        CostEstimator.representativeChars(run.sizeBucket())
-                                                / CostEstimator.CHARS_PER_TOKEN)
-                        .sum();
+        Map<String, Double> scopeTokens = new LinkedHashMap<>();
+        content.scopes()
+                .forEach(
+                        (scope, runs) ->
+                                scopeTokens.put(
+                                        scope,
+                                        runs.stream()
+                                                .mapToDouble(
+                                                        run ->
+                                                                CostEstimator.representativeChars(
+                                                                                run.sizeBucket())
+                                                                        / CostEstimator
+                                                                                .CHARS_PER_TOKEN)
+                                                .sum()));
         return plan(
                 identity.graphId(prompt.signature()),
                 prompt.signature().canonical(),
@@ -117,10 +113,33 @@ public final class GraphCompiler {
                 decoder,
                 prompt.outputFormat(),
                 Fidelity.FULL,
-                List.copyOf(content.scopes().keySet()),
-                model,
-                reason,
-                tokens);
+                new CostEstimator.Workload(
+                        scopeTokens,
+                        content.scopes().values().stream().mapToInt(List::size).sum(),
+                        querySequences(prompt),
+                        strategyOf(decoder)),
+                null);
+    }
+
+    /** Question, label and field sequences, from the size buckets of their tags' text. */
+    private static int querySequences(ClassifiedPrompt prompt) {
+        int queries = 0;
+        for (String tag : QUERY_TAGS) {
+            TagNode node = prompt.parsed().firstTag(tag);
+            if (node != null) {
+                queries +=
+                        tag.equals("question")
+                                ? 1
+                                : CostEstimator.representativeQueries(
+                                        StructureSignature.sizeBucket(
+                                                node.text().strip().length()));
+            }
+        }
+        return queries;
+    }
+
+    private static String strategyOf(String decoder) {
+        return SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
     }
 
     /**
@@ -135,10 +154,15 @@ public final class GraphCompiler {
                 "summarize",
                 "text",
                 Fidelity.SAFE_MODE,
-                List.of("body"),
-                EncoderModel.MINILM_L6_V2_INT8,
-                "SAFE graph: the cheapest encoder for text whose structure is not trusted",
-                maxChars / CostEstimator.CHARS_PER_TOKEN);
+                new CostEstimator.Workload(
+                        Map.of("body", maxChars / CostEstimator.CHARS_PER_TOKEN),
+                        1,
+                        0,
+                        strategyOf("summarize")),
+                new CostEstimator.Choice(
+                        "int8",
+                        "SAFE graph: the cheapest encoder for text whose structure is not"
+                                + " trusted"));
     }
 
     private ExecutionPlan plan(
@@ -148,19 +172,29 @@ public final class GraphCompiler {
             String decoder,
             String outputFormat,
             Fidelity fidelity,
-            List<String> scopes,
-            EncoderModel model,
-            String modelReason,
-            double estimatedTokens) {
+            CostEstimator.Workload workload,
+            CostEstimator.Choice forcedPrecision) {
+        CostEstimator.Choice device = estimator.device();
+        CostEstimator.Choice precision =
+                forcedPrecision != null
+                        ? forcedPrecision
+                        : estimator.precision(decoder, workload, INT8_MIN_SAVING_MICROS);
+        EncoderModel model =
+                precision.value().equals("int8")
+                        ? EncoderModel.MINILM_L6_V2_INT8
+                        : EncoderModel.MINILM_L6_V2_FP32;
+        List<String> scopes = List.copyOf(workload.scopeTokens().keySet());
+        double documentTokens = workload.documentTokens();
         List<PlanNode> nodes = new ArrayList<>();
-        nodes.add(
-                new PlanNode(
+        Map<String, String> tokenize = new LinkedHashMap<>();
+        tokenize.put("scopes", String.join(",", scopes));
+        tokenize.putAll(
+                estimator.host(
                         "tokenize",
-                        "tokenize",
-                        null,
-                        List.of(),
-                        Map.of("scopes", String.join(",", scopes))));
-        String strategy = SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
+                        documentTokens,
+                        workload.textRuns() + workload.querySequences()));
+        nodes.add(new PlanNode("tokenize", "tokenize", null, List.of(), tokenize));
+        String strategy = workload.strategy();
         String chunkReason =
                 strategy.equals("sentences")
                         ? "decoder '" + decoder + "' picks or weighs sentences"
@@ -169,57 +203,39 @@ public final class GraphCompiler {
         for (String scope : scopes) {
             String id = "chunk/" + scope;
             chunkIds.add(id);
-            nodes.add(
-                    new PlanNode(
-                            id,
-                            "chunk",
-                            null,
-                            List.of("tokenize"),
-                            Map.of(
-                                    "scope",
-                                    scope,
-                                    "strategy",
-                                    strategy,
-                                    "window",
-                                    String.valueOf(WINDOW_TOKENS),
-                                    "stride",
-                                    String.valueOf(WINDOW_STRIDE),
-                                    "reason",
-                                    chunkReason)));
+            Map<String, String> chunk = new LinkedHashMap<>();
+            chunk.put("scope", scope);
+            chunk.put("strategy", strategy);
+            chunk.put("window", String.valueOf(WINDOW_TOKENS));
+            chunk.put("stride", String.valueOf(WINDOW_STRIDE));
+            chunk.put("reason", chunkReason);
+            chunk.putAll(estimator.host("chunk", workload.scopeTokens().get(scope), 1));
+            nodes.add(new PlanNode(id, "chunk", null, List.of("tokenize"), chunk));
         }
-        nodes.add(
-                new PlanNode(
-                        "encode",
-                        "encode",
-                        model.id(),
-                        chunkIds,
-                        encodeParams(model, modelReason, estimatedTokens, strategy)));
-        nodes.add(
-                new PlanNode(
-                        "pool",
-                        "pool",
-                        null,
-                        List.of("encode"),
-                        Map.of("method", "mean", "normalize", "l2")));
-        nodes.add(
-                new PlanNode(
-                        "decode/" + task,
-                        "decode",
-                        null,
-                        List.of("pool"),
-                        Map.of("task", task, "decoder", decoder)));
+        CostEstimator.Choice batch = estimator.batchSize(model, workload);
+        CostEstimator.Choice padding = estimator.padding();
+        Map<String, String> encode = new LinkedHashMap<>();
+        encode.put("precision", model.precision());
+        encode.put("reason", precision.reason());
+        encode.put("device", device.value());
+        encode.put("device.reason", device.reason());
+        encode.put("batch-size", batch.value());
+        encode.put("batch-size.reason", batch.reason());
+        encode.put("padding", padding.value());
+        encode.put("padding.reason", padding.reason());
+        encode.put("estimate.hardware", estimator.profile().id());
+        encode.putAll(estimator.encode(model, workload, 1).params());
+        nodes.add(new PlanNode("encode", "encode", model.id(), chunkIds, encode));
+        Map<String, String> pool = new LinkedHashMap<>();
+        pool.put("method", "mean");
+        pool.put("normalize", "l2");
+        pool.putAll(estimator.host("pool", documentTokens, 1));
+        nodes.add(new PlanNode("pool", "pool", null, List.of("encode"), pool));
+        Map<String, String> decode = new LinkedHashMap<>();
+        decode.put("task", task);
+        decode.put("decoder", decoder);
+        decode.putAll(estimator.host("decode", documentTokens, 1));
+        nodes.add(new PlanNode("decode/" + task, "decode", null, List.of("pool"), decode));
         return new ExecutionPlan(graphId, signature, task, outputFormat, fidelity, identity, nodes);
-    }
-
-    private Map<String, String> encodeParams(
-            EncoderModel model, String reason, double tokens, String strategy) {
-        Map<String, String> params = new java.util.LinkedHashMap<>();
-        params.put("precision", model.precision());
-        params.put("reason", reason);
-        if (estimator != null) {
-            params.put("estimate.hardware", estimator.profile().id());
-            params.putAll(estimator.encode(model, tokens, strategy));
-        }
-        return params;
     }
 }

@@ -51,6 +51,15 @@ public record GraphIdentity(
                 ModelChecksums.all());
     }
 
+    /**
+     * The identity of this JVM compiling for {@code profile}: its id and the fingerprint of its
+     * figures ({@code cpu-avx2@1a2b3c4d}), since plans follow from those figures.
+     */
+    public static GraphIdentity current(
+            String contractVersion, io.zerolayer.gpu.hardware.HardwareProfile profile) {
+        return current(contractVersion, profile.id() + "@" + profile.fingerprint());
+    }
+
     public String graphId(StructureSignature signature) {
         StringBuilder sb = new StringBuilder();
         sb.append("signature=").append(signature.canonical()).append('\n');

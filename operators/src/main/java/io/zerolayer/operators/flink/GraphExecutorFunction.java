@@ -115,7 +115,8 @@ public class GraphExecutorFunction
         HardwareFingerprint hardware =
                 HardwareFingerprint.resolve(
                         hardwareSetting, HardwareProfiles.builtInWith(extraProfilesYaml));
-        hardwareProfile = hardware.profile().id();
+        // the id names the profile, the fingerprint its figures: plans follow from both
+        hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
         hardwareReport = hardware.primary().summary();
         estimator = new CostEstimator(hardware.profile(), hardware.primary(), intraOpThreads);
         LOG.info(
@@ -123,6 +124,10 @@ public class GraphExecutorFunction
                 hardwareProfile,
                 hardware.detected() ? "detected" : "configured",
                 hardware.primary().summary());
+        CostEstimator.Choice device = estimator.device();
+        if (hardware.profile().kind().equals("gpu") && !device.value().equals("cuda")) {
+            LOG.warn("Graphs run on the CPU: {}", device.reason());
+        }
         use(contracts.initial());
         encoders = new EncoderPool(intraOpThreads);
         // Warm start: open every model's session now, so the first request of a graph pays only
@@ -392,7 +397,7 @@ public class GraphExecutorFunction
                             .setKernel(node.kind())
                             .setModel(node.model())
                             .setDevice(graph.device())
-                            .setHardwareProfile(hardwareProfile)
+                            .setHardwareProfile(estimator.profile().id())
                             .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
                             .setDurationNanos(node.durationNanos())
                             .setBatchSize(node.items())

@@ -140,53 +140,167 @@ class GraphCompilerTest {
                 .hasMessageContaining("ZL001");
     }
 
+    private static final io.zerolayer.gpu.hardware.HardwareProfiles PROFILES =
+            io.zerolayer.gpu.hardware.HardwareProfiles.builtIn();
+    private static final io.zerolayer.gpu.hardware.DeviceReport TWO_CORE_AVX2 =
+            io.zerolayer.gpu.hardware.DeviceReport.cpu(
+                    "test", 2, 2.0, 8L << 30, java.util.Set.of("avx2", "fma"));
+    private static final String LONG_DOC =
+            "Sentence about results. ".repeat(200); // 4800 chars: size bucket 6
+
+    private static CostEstimator estimator(String profile, boolean cuda) {
+        return new CostEstimator(PROFILES.get(profile).orElseThrow(), TWO_CORE_AVX2, 0, cuda);
+    }
+
     @Test
     void everyChoiceIsRecordedWithItsReasonAndAnEstimateForTheHardware() {
-        io.zerolayer.gpu.hardware.HardwareProfiles profiles =
-                io.zerolayer.gpu.hardware.HardwareProfiles.builtIn();
-        io.zerolayer.gpu.hardware.DeviceReport cpu =
-                io.zerolayer.gpu.hardware.DeviceReport.cpu(
-                        "test", 2, 2.0, 8L << 30, java.util.Set.of("avx2", "fma"));
-        GraphCompiler estimating =
-                new GraphCompiler(
-                        IDENTITY,
-                        new CostEstimator(profiles.get("cpu-avx2").orElseThrow(), cpu, 0));
-        String longDoc = "Sentence about results. ".repeat(200); // 4800 chars: size bucket 6
-        PlanNode encode =
-                estimating
-                        .compile(classifier.classify("<task:summarize>" + longDoc))
-                        .node("encode");
-        assertThat(encode.params().get("reason")).contains("size bucket 6").contains("int8");
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        ExecutionPlan plan = estimating.compile(classifier.classify("<task:summarize>" + LONG_DOC));
+        PlanNode encode = plan.node("encode");
         // bucket 6 is taken at its middle, 6144 chars ≈ 1536 tokens ≈ 62 sentences, padded to 52
-        // tokens
         assertThat(encode.params())
-                .containsEntry("estimate.tokens", "1536")
                 .containsEntry("estimate.sequences", "62")
-                .containsEntry("estimate.hardware", "cpu-avx2");
+                .containsEntry("estimate.seq-len", "52")
+                .containsEntry("estimate.hardware", "cpu-avx2")
+                .containsEntry("device", "cpu")
+                .containsEntry("padding", "longest")
+                .containsKeys("device.reason", "batch-size.reason", "padding.reason");
         long flops = Long.parseLong(encode.params().get("estimate.flops"));
-        assertThat(flops).isEqualTo(io.zerolayer.gpu.EncoderModel.forwardFlops(62, 52));
+        assertThat(flops).isEqualTo(EncoderModel.forwardFlops(62, 52));
+        // 1.5 s of fp32 against 0.8 s of int8 on cpu-avx2: int8, and the reason says by how much
+        assertThat(encode.params().get("precision")).isEqualTo("int8");
+        assertThat(encode.params().get("reason")).contains("int8 saves");
         // cpu-avx2 int8 peak: 64 FLOP/cycle/core × 2 cores × 2 GHz = 256 GFLOP/s
         long micros = Long.parseLong(encode.params().get("estimate.micros"));
         assertThat(micros)
                 .isEqualTo(
                         Math.round(
                                 flops / 256e9 * 1e6
-                                        + profiles.get("cpu-avx2")
+                                        + PROFILES.get("cpu-avx2")
                                                 .orElseThrow()
                                                 .launchOverheadMicros()));
         assertThat(encode.params()).containsEntry("estimate.bound", "compute");
+        // every node carries an estimate; host nodes at the profile's rates: one text run, one
+        // tokenize call
+        assertThat(plan.nodes())
+                .allSatisfy(n -> assertThat(n.params()).containsKey("estimate.micros"));
+        assertThat(plan.node("tokenize").params())
+                .containsEntry("estimate.tokens", "1536")
+                .containsEntry(
+                        "estimate.micros",
+                        String.valueOf(
+                                Math.round(
+                                        PROFILES.get("cpu-avx2")
+                                                        .orElseThrow()
+                                                        .hostMicrosPerCall("tokenize")
+                                                + 1536
+                                                        * PROFILES.get("cpu-avx2")
+                                                                .orElseThrow()
+                                                                .hostMicrosPerToken("tokenize"))));
         assertThat(
                         estimating
                                 .compile(
                                         classifier.classify(
-                                                "<task:answer><question>q?</question>" + longDoc))
+                                                "<task:answer><question>q?</question>" + LONG_DOC))
                                 .node("encode")
                                 .params()
                                 .get("reason"))
                 .contains("fp32 keeps their fidelity");
-        // without an estimator (the router's compiler) a plan has reasons but no estimates
+    }
+
+    @Test
+    void shortDocumentsKeepFp32WhereInt8WouldSaveLittle() {
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        PlanNode encode =
+                estimating
+                        .compile(classifier.classify("<task:summarize>One short ticket."))
+                        .node("encode");
+        assertThat(encode.params()).containsEntry("precision", "fp32");
+        assertThat(encode.params().get("reason")).contains("not worth");
+    }
+
+    @Test
+    void labelsAndQuestionsAreEncodedWithTheDocument() {
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        String doc =
+                "Sentence about results. ".repeat(20); // 480 chars: bucket 2, 384 ≈ 4 sentences
+        PlanNode plain =
+                estimating.compile(classifier.classify("<task:summarize>" + doc)).node("encode");
+        PlanNode labelled =
+                estimating
+                        .compile(
+                                classifier.classify(
+                                        "<task:classify><labels>refund, delivery, praise</labels>"
+                                                + doc))
+                        .node("encode");
+        // a <labels> text of bucket 0 (64 chars) is taken as 4 labels of 16 chars
+        assertThat(Integer.parseInt(labelled.params().get("estimate.sequences")))
+                .isEqualTo(Integer.parseInt(plain.params().get("estimate.sequences")) + 4);
+    }
+
+    @Test
+    void aGpuProfileCompilesForCudaOnlyWhereOnnxRuntimeHasTheProvider() {
+        ExecutionPlan onCuda =
+                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                        .compile(classifier.classify("<task:summarize>" + LONG_DOC));
+        PlanNode encode = onCuda.node("encode");
+        assertThat(encode.params())
+                .containsEntry("device", "cuda")
+                .containsEntry("precision", "fp32")
+                .containsEntry("padding", "pow2");
+        assertThat(encode.params().get("reason")).contains("DynamicQuantizeLinear");
+        // a short ticket is ~60 µs of fp32 on an A100 against 200 µs per run: batch many
+        PlanNode ticket =
+                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                        .compile(classifier.classify("<task:summarize>Short ticket."))
+                        .node("encode");
+        assertThat(Integer.parseInt(ticket.params().get("batch-size"))).isGreaterThan(8);
+
+        PlanNode cpuOnly =
+                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", false))
+                        .compile(classifier.classify("<task:summarize>" + LONG_DOC))
+                        .node("encode");
+        assertThat(cpuOnly.params()).containsEntry("device", "cpu");
+        assertThat(cpuOnly.params().get("device.reason")).contains("-Pgpu");
+    }
+
+    @Test
+    void batchSizeAmortisesTheRunOverheadWithinTheBatchBudget() {
+        CostEstimator cpu = estimator("cpu-avx2", false);
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, cpu);
+        for (String prompt :
+                java.util.List.of(
+                        "<task:summarize>Short ticket.",
+                        "<task:summarize>" + "Sentence about results. ".repeat(20),
+                        "<task:summarize>" + LONG_DOC)) {
+            PlanNode encode = estimating.compile(classifier.classify(prompt)).node("encode");
+            int batch = Integer.parseInt(encode.params().get("batch-size"));
+            long one = Long.parseLong(encode.params().get("estimate.micros"));
+            assertThat(batch).isBetween(1, CostEstimator.MAX_BATCH);
+            assertThat(Integer.bitCount(batch)).isEqualTo(1);
+            if (batch > 1) {
+                // a batch of b runs no longer than the budget, though b of them alone run longer
+                // than one batch of b
+                assertThat(one * batch).isGreaterThan(CostEstimator.BATCH_BUDGET_MICROS / 8);
+                assertThat(encode.params().get("batch-size.reason")).contains("fixed");
+            }
+        }
+        PlanNode tiny =
+                estimating
+                        .compile(classifier.classify("<task:summarize>Short ticket."))
+                        .node("encode");
+        PlanNode big =
+                estimating
+                        .compile(classifier.classify("<task:summarize>" + LONG_DOC))
+                        .node("encode");
+        assertThat(Integer.parseInt(tiny.params().get("batch-size"))).isGreaterThan(1);
+        assertThat(big.params()).containsEntry("batch-size", "1");
+    }
+
+    @Test
+    void aCompilerForNoSlotEstimatesForTheNominalCpu() {
         assertThat(compiler.compile(classifier.classify("<task:embed> x")).node("encode").params())
                 .containsKey("reason")
-                .doesNotContainKey("estimate.flops");
+                .containsEntry("estimate.hardware", "cpu-avx2");
     }
 }
