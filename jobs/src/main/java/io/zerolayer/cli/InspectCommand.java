@@ -106,7 +106,7 @@ final class InspectCommand implements Callable<Integer> {
                                 }
                                 if (k.equals("reason")) {
                                     reasons.put(
-                                            n.getKind().equals("encode") ? "precision" : "",
+                                            n.getKind().equals("encode") ? "precision" : n.getKind(),
                                             p.get(k));
                                     return true;
                                 }
