@@ -96,53 +96,57 @@ final class CalibrateCommand implements Callable<Integer> {
 
     /**
      * Synthetic prompts, one per decoder, over one generated document of {@code sentences}
-     * sentences (not the samples, which check the result).
+     * sentences split into {@code sections} sections (not the samples, which check the result).
      */
-    static List<String> hostCalibrationPrompts(int sentences) {
-        StringBuilder doc = new StringBuilder();
+    static List<String> hostCalibrationPrompts(int sentences, int sections) {
         String[] words = {
             "invoice", "delivery", "the", "customer", "reported", "a", "delay", "of", "parcel",
             "refund", "was", "issued", "after", "review", "contract", "clause", "terms", "and"
         };
         java.util.Random random = new java.util.Random(42);
-        for (int sentence = 0; sentence < sentences; sentence++) {
-            int length = 6 + random.nextInt(18);
-            for (int w = 0; w < length; w++) {
-                String word = words[random.nextInt(words.length)];
-                doc.append(
-                                w == 0
-                                        ? Character.toUpperCase(word.charAt(0)) + word.substring(1)
-                                        : word)
-                        .append(w == length - 1 ? ". " : " ");
+        StringBuilder doc = new StringBuilder();
+        for (int section = 0; section < sections; section++) {
+            if (sections > 1) {
+                doc.append("<section:part").append(section).append('>');
+            }
+            for (int sentence = 0; sentence < sentences / sections; sentence++) {
+                int length = 6 + random.nextInt(18);
+                for (int w = 0; w < length; w++) {
+                    String word = words[random.nextInt(words.length)];
+                    doc.append(
+                                    w == 0
+                                            ? Character.toUpperCase(word.charAt(0))
+                                                    + word.substring(1)
+                                            : word)
+                            .append(w == length - 1 ? ". " : " ");
+                }
+            }
+            if (sections > 1) {
+                doc.append("</section>");
             }
         }
-        String text = doc.toString();
+        String body = "<document format=\"text\">" + doc + "</document>";
         return List.of(
-                "<task:summarize><output_format:json><document format=\"text\">"
-                        + text
-                        + "</document>",
+                "<task:summarize><output_format:json>" + body,
                 "<task:classify><output_format:json><labels>refund, delivery, contract</labels>"
-                        + "<document format=\"text\">"
-                        + text
-                        + "</document>",
+                        + body,
                 "<task:answer><output_format:json><question>When was the refund issued?</question>"
-                        + "<document format=\"text\">"
-                        + text
-                        + "</document>",
-                "<task:embed><output_format:json><document format=\"text\">" + text + "</document>",
-                "<task:extract><output_format:json><fields>refund, delay</fields>"
-                        + "<document format=\"text\">"
-                        + text
-                        + "</document>");
+                        + body,
+                "<task:embed><output_format:json>" + body,
+                "<task:extract><output_format:json><fields>refund, delay</fields>" + body);
     }
 
     /** Host rates: µs per document token and µs per call, of tokenize, chunk, pool and decode. */
     record HostRates(Map<String, Double> perToken, Map<String, Double> perCall) {}
 
+    /** Documents the host rates are fitted over: {sentences, sections}. */
+    private static final int[][] HOST_DOCUMENTS = {{6, 1}, {30, 2}, {120, 1}, {120, 4}};
+
     /**
-     * Host rates from the synthetic prompts at two document lengths: for each node kind, time =
-     * calls × per-call + tokens × per-token, solved over the two lengths (each prompt's fastest of
-     * 3 runs on one thread, summed over the decoders).
+     * Host rates from the synthetic prompts (each decoder over documents of several lengths and
+     * section counts): for each node kind (and decode per decoder), the least-squares fit of time =
+     * calls × per-call + tokens × per-token over every prompt's fastest of 5 runs on one thread,
+     * after warm-up passes.
      */
     private HostRates measureHostRates() {
         System.out.println("host nodes (tokenize, chunk, pool, decode) on generated documents …");
@@ -150,61 +154,65 @@ final class CalibrateCommand implements Callable<Integer> {
         StructureClassifier classifier = new StructureClassifier(contracts);
         GraphCompiler compiler =
                 new GraphCompiler(GraphIdentity.current(contracts.version(), "host"));
-        int[] lengths = {6, 120};
-        double[][] nanos = new double[2][HardwareProfile.HOST_NODES.size()];
-        double[][] calls = new double[2][HardwareProfile.HOST_NODES.size()];
-        double[] tokens = new double[2];
+        List<String> kindList = new ArrayList<>(HardwareProfile.HOST_NODES);
+        for (String decoder : List.of("summarize", "classify", "answer", "embed", "extract")) {
+            kindList.add("decode/" + decoder);
+        }
+        int kinds = kindList.size();
+        // per kind: Σcalls², Σcalls·tokens, Σtokens², Σcalls·t, Σtokens·t
+        double[][] sums = new double[kinds][5];
         try (EncoderPool encoders = new EncoderPool(1)) {
-            List<List<CompiledGraph>> graphs = new ArrayList<>();
-            List<List<ClassifiedPrompt>> prompts = new ArrayList<>();
-            for (int length : lengths) {
-                List<CompiledGraph> g = new ArrayList<>();
-                List<ClassifiedPrompt> ps = new ArrayList<>();
-                for (String prompt : hostCalibrationPrompts(length)) {
+            List<CompiledGraph> graphs = new ArrayList<>();
+            List<ClassifiedPrompt> prompts = new ArrayList<>();
+            for (int[] document : HOST_DOCUMENTS) {
+                for (String prompt : hostCalibrationPrompts(document[0], document[1])) {
                     ClassifiedPrompt p = classifier.classify(prompt);
-                    ps.add(p);
-                    g.add(new CompiledGraph(compiler.compile(p), encoders));
+                    prompts.add(p);
+                    graphs.add(new CompiledGraph(compiler.compile(p), encoders));
                 }
-                graphs.add(g);
-                prompts.add(ps);
             }
-            // the JIT compiles the host code on these passes, so neither length pays for it
+            // the JIT compiles the host code on these passes, so no prompt pays for it
             for (int pass = 0; pass < 3; pass++) {
-                for (int l = 0; l < 2; l++) {
-                    for (int i = 0; i < graphs.get(l).size(); i++) {
-                        graphs.get(l).get(i).execute(prompts.get(l).get(i).parsed());
-                    }
+                for (int i = 0; i < graphs.size(); i++) {
+                    graphs.get(i).execute(prompts.get(i).parsed());
                 }
             }
-            for (int l = 0; l < 2; l++) {
-                for (int i = 0; i < graphs.get(l).size(); i++) {
-                    ClassifiedPrompt p = prompts.get(l).get(i);
-                    Map<String, Long> best = fastestNodes(graphs.get(l).get(i), p);
-                    tokens[l] += best.get("#tokens");
-                    for (int k = 0; k < HardwareProfile.HOST_NODES.size(); k++) {
-                        String kind = HardwareProfile.HOST_NODES.get(k);
-                        nanos[l][k] += best.getOrDefault(kind, 0L);
-                        calls[l][k] += best.getOrDefault("#calls/" + kind, 0L);
+            for (int i = 0; i < graphs.size(); i++) {
+                Map<String, Long> best = fastestNodes(graphs.get(i), prompts.get(i));
+                double tokens = best.get("#tokens");
+                String decoder = prompts.get(i).contract().decoder();
+                for (int k = 0; k < kinds; k++) {
+                    String kind = kindList.get(k);
+                    if (kind.startsWith("decode/") && !kind.equals("decode/" + decoder)) {
+                        continue;
                     }
+                    String measuredAs = kind.startsWith("decode/") ? "decode" : kind;
+                    double calls = best.getOrDefault("#calls/" + measuredAs, 0L);
+                    double micros = best.getOrDefault(measuredAs, 0L) / 1e3;
+                    sums[k][0] += calls * calls;
+                    sums[k][1] += calls * tokens;
+                    sums[k][2] += tokens * tokens;
+                    sums[k][3] += calls * micros;
+                    sums[k][4] += tokens * micros;
                 }
             }
         }
         Map<String, Double> perToken = new LinkedHashMap<>();
         Map<String, Double> perCall = new LinkedHashMap<>();
-        for (int k = 0; k < HardwareProfile.HOST_NODES.size(); k++) {
-            // t_l = calls_l × c + tokens_l × r, l = short, long
-            double det = calls[0][k] * tokens[1] - calls[1][k] * tokens[0];
-            double c = (nanos[0][k] * tokens[1] - nanos[1][k] * tokens[0]) / det / 1e3;
-            double r = (calls[0][k] * nanos[1][k] - calls[1][k] * nanos[0][k]) / det / 1e3;
+        for (int k = 0; k < kinds; k++) {
+            double[] m = sums[k];
+            double det = m[0] * m[2] - m[1] * m[1];
+            double c = (m[3] * m[2] - m[1] * m[4]) / det;
+            double r = (m[0] * m[4] - m[1] * m[3]) / det;
             if (c < 0) { // all of it scales with tokens
                 c = 0;
-                r = nanos[1][k] / 1e3 / tokens[1];
+                r = m[4] / m[2];
             } else if (r < 0) { // none of it does
                 r = 0;
-                c = nanos[0][k] / 1e3 / calls[0][k];
+                c = m[3] / m[0];
             }
-            perToken.put(HardwareProfile.HOST_NODES.get(k), r);
-            perCall.put(HardwareProfile.HOST_NODES.get(k), c);
+            perToken.put(kindList.get(k), r);
+            perCall.put(kindList.get(k), c);
         }
         System.out.printf(
                 Locale.ROOT,

@@ -106,7 +106,9 @@ final class InspectCommand implements Callable<Integer> {
                                 }
                                 if (k.equals("reason")) {
                                     reasons.put(
-                                            n.getKind().equals("encode") ? "precision" : n.getKind(),
+                                            n.getKind().equals("encode")
+                                                    ? "precision"
+                                                    : n.getKind(),
                                             p.get(k));
                                     return true;
                                 }

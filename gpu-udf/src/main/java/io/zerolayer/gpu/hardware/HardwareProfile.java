@@ -19,7 +19,8 @@ import java.util.Map;
  * @param otherOpsMicrosPerToken time of the encoder's other operators (norms, GELU, softmax,
  *     reshapes) per token, from the profiler (0 when not calibrated)
  * @param hostMicrosPerToken time per document token of the graph nodes that run on the host CPU
- *     whatever the device ({@code tokenize}, {@code chunk}, {@code pool}, {@code decode}); {@link
+ *     whatever the device ({@code tokenize}, {@code chunk}, {@code pool}, {@code decode}, and
+ *     {@code decode/DECODER} where a decoder differs from the rest); {@link
  *     #DEFAULT_HOST_MICROS_PER_TOKEN} until {@code zerolayer calibrate} measures them
  * @param hostMicrosPerCall fixed time of one call of those nodes (a tokenize call per text run and
  *     query; one call of each other node), on top of the per-token time
@@ -49,11 +50,11 @@ public record HardwareProfile(
      * (one thread); used by profiles that do not carry their own.
      */
     public static final Map<String, Double> DEFAULT_HOST_MICROS_PER_TOKEN =
-            Map.of("tokenize", 3.3, "chunk", 0.04, "pool", 0.28, "decode", 0.24);
+            Map.of("tokenize", 3.25, "chunk", 0.018, "pool", 0.27, "decode", 0.19);
 
     /** Fixed host cost per call, from the same measurement. */
     public static final Map<String, Double> DEFAULT_HOST_MICROS_PER_CALL =
-            Map.of("tokenize", 160.0, "chunk", 15.0, "pool", 3.4, "decode", 195.0);
+            Map.of("tokenize", 46.0, "chunk", 3.9, "pool", 4.75, "decode", 153.0);
 
     public HardwareProfile {
         hostMicrosPerToken = withDefaults(DEFAULT_HOST_MICROS_PER_TOKEN, hostMicrosPerToken);
@@ -69,9 +70,20 @@ public record HardwareProfile(
         return java.util.Collections.unmodifiableMap(merged);
     }
 
-    /** Fixed host time of one call of a node kind. */
+    /**
+     * Fixed host time of one call of a node kind. A kind {@code decode/DECODER} falls back to
+     * {@code decode} when the profile has no rate for that decoder.
+     */
     public double hostMicrosPerCall(String kind) {
-        return hostMicrosPerCall.getOrDefault(kind, 0.0);
+        return rate(hostMicrosPerCall, kind);
+    }
+
+    private static double rate(Map<String, Double> rates, String kind) {
+        Double rate = rates.get(kind);
+        if (rate == null && kind.indexOf('/') > 0) {
+            rate = rates.get(kind.substring(0, kind.indexOf('/')));
+        }
+        return rate == null ? 0.0 : rate;
     }
 
     /**
@@ -92,7 +104,7 @@ public record HardwareProfile(
 
     /** Host time per document token of a node kind; 0 for kinds not modelled per token. */
     public double hostMicrosPerToken(String kind) {
-        return hostMicrosPerToken.getOrDefault(kind, 0.0);
+        return rate(hostMicrosPerToken, kind);
     }
 
     /** Peak FLOP/s at {@code precision} on {@code device}, or NaN when the profile does not say. */

@@ -141,7 +141,8 @@ public final class HardwareProfiles {
         ((Map<String, Object>) spec)
                 .forEach(
                         (k, v) -> {
-                            if (!HardwareProfile.HOST_NODES.contains(k)) {
+                            if (!HardwareProfile.HOST_NODES.contains(k)
+                                    && !k.startsWith("decode/")) {
                                 throw new IllegalArgumentException(
                                         "profiles."
                                                 + id
@@ -150,7 +151,8 @@ public final class HardwareProfiles {
                                                 + ": unknown node kind '"
                                                 + k
                                                 + "'; expected one of "
-                                                + HardwareProfile.HOST_NODES);
+                                                + HardwareProfile.HOST_NODES
+                                                + " or decode/DECODER");
                             }
                             rates.put(k, ((Number) v).doubleValue());
                         });

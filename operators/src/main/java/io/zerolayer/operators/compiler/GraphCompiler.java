@@ -234,7 +234,7 @@ public final class GraphCompiler {
         Map<String, String> decode = new LinkedHashMap<>();
         decode.put("task", task);
         decode.put("decoder", decoder);
-        decode.putAll(estimator.host("decode", documentTokens, 1));
+        decode.putAll(estimator.host("decode/" + decoder, documentTokens, 1));
         nodes.add(new PlanNode("decode/" + task, "decode", null, List.of("pool"), decode));
         return new ExecutionPlan(graphId, signature, task, outputFormat, fidelity, identity, nodes);
     }
