@@ -84,6 +84,87 @@ public final class CompiledGraph {
      * prompt as plain text).
      */
     public GraphRun execute(String source, DocumentContent content) {
+        BatchOutcome outcome = executeBatch(List.of(new BatchInput(source, content))).get(0);
+        if (outcome.error() != null) {
+            throw outcome.error();
+        }
+        return outcome.run();
+    }
+
+    /** One request of a micro-batch: its source text and the content extracted from it. */
+    public record BatchInput(String source, DocumentContent content) {
+        public static BatchInput of(ParsedPrompt prompt) {
+            return new BatchInput(prompt.source(), DocumentContent.of(prompt));
+        }
+    }
+
+    /**
+     * What a request of a batch came to: its run, or the error that concerns it alone (its document
+     * has no text, its scopes do not match).
+     */
+    public record BatchOutcome(GraphRun run, RuntimeException error) {}
+
+    /** Most sequences in one encoder run; longer batches are cut, shortest sequences first. */
+    public static final int MAX_SEQUENCES_PER_RUN = 64;
+
+    /** A request's tokenized, chunked content on its way to the encoder. */
+    private static final class Prepared {
+        final int index;
+        final BatchInput input;
+        final List<NodeRun> runs = new ArrayList<>();
+        final List<Chunk> chunks = new ArrayList<>();
+        final List<String> queries;
+        final List<long[]> sequences = new ArrayList<>();
+        float[][] vectors;
+        long encodeTokens;
+        long encodeFlops;
+        long encodeBytes;
+        long poolTokens;
+
+        Prepared(int index, BatchInput input, List<String> queries) {
+            this.index = index;
+            this.input = input;
+            this.queries = queries;
+        }
+    }
+
+    /**
+     * Runs the graph on a micro-batch of requests: each is tokenized and chunked by itself, then
+     * the sequences of all of them are sorted by length and encoded together in runs of at most
+     * {@value #MAX_SEQUENCES_PER_RUN} (sorting keeps each run's padding small), pooled, and decoded
+     * per request. The encode and pool time of the batch is shared among its requests by their
+     * tokens, so each request still gets one {@link NodeRun} per node.
+     *
+     * @return one outcome per input, in order
+     * @throws io.zerolayer.gpu.EncoderException when the encoder fails: that concerns the whole
+     *     batch, which the caller may run again on the fallback
+     */
+    public List<BatchOutcome> executeBatch(List<BatchInput> inputs) {
+        BatchOutcome[] outcomes = new BatchOutcome[inputs.size()];
+        List<Prepared> prepared = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            try {
+                prepared.add(prepare(i, inputs.get(i)));
+            } catch (IllegalArgumentException e) {
+                outcomes[i] = new BatchOutcome(null, e);
+            }
+        }
+        if (!prepared.isEmpty()) {
+            encodeAndPool(prepared);
+            for (Prepared p : prepared) {
+                try {
+                    outcomes[p.index] = new BatchOutcome(decode(p), null);
+                } catch (RuntimeException e) {
+                    outcomes[p.index] = new BatchOutcome(null, e);
+                }
+            }
+        }
+        return List.of(outcomes);
+    }
+
+    /** tokenize and chunk/&lt;scope&gt; for one request. */
+    private Prepared prepare(int index, BatchInput input) {
+        DocumentContent content = input.content();
         if (!content.scopes().keySet().equals(chunkers.keySet())) {
             throw new IllegalArgumentException(
                     "Prompt scopes "
@@ -93,7 +174,7 @@ public final class CompiledGraph {
                             + " compiled for "
                             + chunkers.keySet());
         }
-        List<NodeRun> runs = new ArrayList<>();
+        Prepared p = new Prepared(index, input, task.queryTexts(content));
 
         // tokenize: every document run and every query, no truncation
         Timer timer = new Timer();
@@ -106,113 +187,157 @@ public final class CompiledGraph {
                 documentTokens += t.size();
             }
         }
-        List<String> queries = task.queryTexts(content);
         List<long[]> queryIds = new ArrayList<>();
-        for (String q : queries) {
+        for (String q : p.queries) {
             long[] ids = encoder.tokenizeText(q).ids();
             queryIds.add(ids);
             documentTokens += ids.length;
         }
-        runs.add(
+        p.runs.add(
                 timer.run(
                         "tokenize",
                         "tokenize",
                         null,
-                        tokenized.size() + queries.size(),
+                        tokenized.size() + p.queries.size(),
                         documentTokens,
                         null,
                         null));
 
         // chunk/<scope>
-        List<Chunk> chunks = new ArrayList<>();
         for (Map.Entry<String, List<TextRun>> scope : content.scopes().entrySet()) {
             timer.restart();
-            int before = chunks.size();
+            int before = p.chunks.size();
             long tokens = 0;
             for (TextRun run : scope.getValue()) {
                 for (Chunk c :
                         chunkers.get(scope.getKey())
-                                .chunk(scope.getKey(), source, run, tokenized.get(run))) {
-                    chunks.add(c);
+                                .chunk(scope.getKey(), input.source(), run, tokenized.get(run))) {
+                    p.chunks.add(c);
                     tokens += c.tokenIds().length;
                 }
             }
-            runs.add(
+            p.runs.add(
                     timer.run(
                             "chunk/" + scope.getKey(),
                             "chunk",
                             null,
-                            chunks.size() - before,
+                            p.chunks.size() - before,
                             tokens,
                             null,
                             null));
         }
-        if (chunks.isEmpty()) {
+        if (p.chunks.isEmpty()) {
             throw new IllegalArgumentException("The document has no text to analyse");
         }
+        p.chunks.forEach(c -> p.sequences.add(c.tokenIds()));
+        p.sequences.addAll(queryIds);
+        p.vectors = new float[p.sequences.size()][];
+        return p;
+    }
 
-        // encode: chunks and queries in one batch
-        timer.restart();
-        List<long[]> sequences = new ArrayList<>(chunks.size() + queryIds.size());
-        chunks.forEach(c -> sequences.add(c.tokenIds()));
-        sequences.addAll(queryIds);
-        TokenBatch batch = encoder.batch(sequences);
-        float[] hidden = encoder.encode(batch);
-        long outputBytes = (long) hidden.length * Float.BYTES;
-        runs.add(
-                timer.run(
-                        "encode",
-                        "encode",
-                        encoder.model().id(),
-                        batch.batchSize(),
-                        batch.realTokens(),
-                        EncoderModel.forwardFlops(batch.batchSize(), batch.seqLen()),
-                        batch.inputBytes() + outputBytes));
+    /** encode and pool over the whole batch, shortest sequences first. */
+    private void encodeAndPool(List<Prepared> prepared) {
+        record Ref(Prepared owner, int position, int length) {}
+        List<Ref> refs = new ArrayList<>();
+        for (Prepared p : prepared) {
+            for (int j = 0; j < p.sequences.size(); j++) {
+                refs.add(new Ref(p, j, p.sequences.get(j).length));
+            }
+        }
+        refs.sort(java.util.Comparator.comparingInt(Ref::length));
+        long startedAt = System.currentTimeMillis();
+        long encodeNanos = 0;
+        long poolNanos = 0;
+        long batchTokens = 0;
+        int sequences = 0;
+        for (int from = 0; from < refs.size(); from += MAX_SEQUENCES_PER_RUN) {
+            List<Ref> slice =
+                    refs.subList(from, Math.min(refs.size(), from + MAX_SEQUENCES_PER_RUN));
+            List<long[]> ids = new ArrayList<>(slice.size());
+            slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
+            long start = System.nanoTime();
+            TokenBatch batch = encoder.batch(ids);
+            float[] hidden = encoder.encode(batch);
+            long encoded = System.nanoTime();
+            float[][] vectors = SentenceEncoder.pool(batch, hidden);
+            poolNanos += System.nanoTime() - encoded;
+            encodeNanos += encoded - start;
+            long perSequenceFlops = EncoderModel.forwardFlops(1, batch.seqLen());
+            long perSequenceBytes =
+                    (batch.inputBytes() / batch.batchSize())
+                            + (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            for (int k = 0; k < slice.size(); k++) {
+                Ref r = slice.get(k);
+                int real = Math.min(r.length(), SentenceEncoder.MAX_SEQUENCE_LENGTH - 2) + 2;
+                r.owner().vectors[r.position()] = vectors[k];
+                r.owner().encodeTokens += real;
+                r.owner().encodeFlops += perSequenceFlops;
+                r.owner().encodeBytes += perSequenceBytes;
+                r.owner().poolTokens += real;
+            }
+            batchTokens += batch.realTokens();
+            sequences += slice.size();
+        }
+        for (Prepared p : prepared) {
+            double share =
+                    batchTokens == 0
+                            ? 1.0 / prepared.size()
+                            : (double) p.encodeTokens / batchTokens;
+            int items = p.sequences.size();
+            p.runs.add(
+                    new NodeRun(
+                            "encode",
+                            "encode",
+                            encoder.model().id(),
+                            startedAt,
+                            Math.round(encodeNanos * share),
+                            items,
+                            p.encodeTokens,
+                            p.encodeFlops,
+                            p.encodeBytes));
+            long poolFlops =
+                    p.poolTokens * EncoderModel.HIDDEN_SIZE + 4L * items * EncoderModel.HIDDEN_SIZE;
+            p.runs.add(
+                    new NodeRun(
+                            poolNode.nodeId(),
+                            "pool",
+                            null,
+                            startedAt,
+                            Math.round(poolNanos * share),
+                            items,
+                            p.poolTokens,
+                            poolFlops,
+                            (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES));
+        }
+        lastBatchSequences = sequences;
+    }
 
-        // pool
-        timer.restart();
-        float[][] vectors = SentenceEncoder.pool(batch, hidden);
-        long poolFlops =
-                batch.realTokens() * EncoderModel.HIDDEN_SIZE
-                        + 4L * batch.batchSize() * EncoderModel.HIDDEN_SIZE;
-        runs.add(
-                timer.run(
-                        poolNode.nodeId(),
-                        "pool",
-                        null,
-                        batch.batchSize(),
-                        batch.realTokens(),
-                        poolFlops,
-                        outputBytes
-                                + (long) batch.batchSize()
-                                        * EncoderModel.HIDDEN_SIZE
-                                        * Float.BYTES));
+    private int lastBatchSequences;
 
-        // decode/<task>
-        timer.restart();
-        float[][] chunkVectors = java.util.Arrays.copyOfRange(vectors, 0, chunks.size());
-        float[][] queryVectors =
-                java.util.Arrays.copyOfRange(vectors, chunks.size(), vectors.length);
+    /** Sequences the last batch encoded, for metrics. */
+    public int lastBatchSequences() {
+        return lastBatchSequences;
+    }
+
+    /** decode/&lt;task&gt; for one request. */
+    private GraphRun decode(Prepared p) {
+        Timer timer = new Timer();
+        int chunks = p.chunks.size();
+        float[][] chunkVectors = java.util.Arrays.copyOfRange(p.vectors, 0, chunks);
+        float[][] queryVectors = java.util.Arrays.copyOfRange(p.vectors, chunks, p.vectors.length);
         TaskResult result =
                 task.decode(
                         new TaskInput(
-                                content,
-                                chunks,
+                                p.input.content(),
+                                p.chunks,
                                 chunkVectors,
-                                queries,
+                                p.queries,
                                 queryVectors,
                                 encoder.model().id()),
                         plan.outputFormat());
-        runs.add(
-                timer.run(
-                        decodeNode.nodeId(),
-                        "decode",
-                        null,
-                        chunks.size(),
-                        null,
-                        result.flops(),
-                        null));
-        return new GraphRun(result.output(), runs);
+        p.runs.add(
+                timer.run(decodeNode.nodeId(), "decode", null, chunks, null, result.flops(), null));
+        return new GraphRun(result.output(), List.copyOf(p.runs));
     }
 
     private static final class Timer {

@@ -163,4 +163,80 @@ class CompiledGraphTest {
                     .isEqualTo(f.get("text").asText());
         }
     }
+
+    @Test
+    void aMicroBatchAnswersEachRequestAsItWouldBeAnsweredAlone() throws Exception {
+        String template = "<task:answer><output_format:json><question>%s</question>" + CONTRACT;
+        List<String> questions =
+                List.of(
+                        "How much notice is needed to end the agreement?",
+                        "When must invoices be paid?",
+                        "What is the supplier liable for?");
+        ClassifiedPrompt first = CLASSIFIER.classify(template.formatted(questions.get(0)));
+        CompiledGraph graph = new CompiledGraph(compiler.compile(first), encoders);
+        List<CompiledGraph.BatchInput> inputs = new java.util.ArrayList<>();
+        for (String q : questions) {
+            inputs.add(
+                    CompiledGraph.BatchInput.of(
+                            CLASSIFIER.classify(template.formatted(q)).parsed()));
+        }
+        // a request whose sections are blank has other scopes: it fails alone
+        inputs.add(
+                new CompiledGraph.BatchInput(
+                        "x",
+                        io.zerolayer.operators.structure.DocumentContent.of(
+                                CLASSIFIER
+                                        .classify(
+                                                "<task:answer><output_format:json><question>q?</question><contract><section:payment>"
+                                                    + " </section><section:termination>"
+                                                    + " </section><section:liability>"
+                                                    + " </section></contract>")
+                                        .parsed())));
+        List<CompiledGraph.BatchOutcome> outcomes = graph.executeBatch(inputs);
+        int batchSequences = graph.lastBatchSequences();
+        assertThat(outcomes).hasSize(4);
+        for (int i = 0; i < questions.size(); i++) {
+            GraphRun batched = outcomes.get(i).run();
+            GraphRun alone =
+                    graph.execute(
+                            CLASSIFIER.classify(template.formatted(questions.get(i))).parsed());
+            // fp32 with masked padding: the same passage, the score within float noise
+            JsonNode b = JSON.readTree(batched.output());
+            JsonNode a = JSON.readTree(alone.output());
+            assertThat(b.get("passage").asText()).isEqualTo(a.get("passage").asText());
+            assertThat(b.get("score").asDouble())
+                    .isCloseTo(
+                            a.get("score").asDouble(), org.assertj.core.data.Offset.offset(1e-3));
+            assertThat(batched.nodeRuns())
+                    .extracting(NodeRun::nodeId)
+                    .isEqualTo(alone.nodeRuns().stream().map(NodeRun::nodeId).toList());
+            NodeRun encode =
+                    batched.nodeRuns().stream()
+                            .filter(r -> r.kind().equals("encode"))
+                            .findFirst()
+                            .orElseThrow();
+            NodeRun encodeAlone =
+                    alone.nodeRuns().stream()
+                            .filter(r -> r.kind().equals("encode"))
+                            .findFirst()
+                            .orElseThrow();
+            // the same sequences and tokens are billed to the request, batched or not
+            assertThat(encode.items()).isEqualTo(encodeAlone.items());
+            assertThat(encode.tokens()).isEqualTo(encodeAlone.tokens());
+        }
+        assertThat(outcomes.get(3).run()).isNull();
+        assertThat(outcomes.get(3).error()).hasMessageContaining("do not match graph");
+        // three requests of 3 windows + 1 question each went through the encoder together
+        assertThat(batchSequences)
+                .isEqualTo(
+                        outcomes.subList(0, 3).stream()
+                                .mapToInt(
+                                        o ->
+                                                o.run().nodeRuns().stream()
+                                                        .filter(r -> r.kind().equals("encode"))
+                                                        .findFirst()
+                                                        .orElseThrow()
+                                                        .items())
+                                .sum());
+    }
 }
