@@ -188,7 +188,81 @@ public final class SentenceEncoder implements AutoCloseable {
 
     /** Runs the encoder; returns the last hidden state, {@code [batch * seqLen * HIDDEN_SIZE]}. */
     public float[] encode(TokenBatch batch) {
+        return encode(batch, 0);
+    }
+
+    /** Cancels runs that overrun their time limit; one daemon thread for the JVM. */
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "zerolayer-onnx-watchdog");
+                        t.setDaemon(true);
+                        return t;
+                    });
+
+    /**
+     * Runs the encoder, cancelled through ONNX Runtime's {@code RunOptions.setTerminate} once it
+     * has run for {@code timeoutNanos} (0: no limit).
+     *
+     * @throws EncoderException when the run fails or was cancelled ({@link
+     *     EncoderException#overran()})
+     */
+    public float[] encode(TokenBatch batch, long timeoutNanos) {
         checkOpen();
+        if (timeoutNanos <= 0) {
+            return run(batch, null);
+        }
+        try (OrtSession.RunOptions options = new OrtSession.RunOptions()) {
+            Object lock = new Object();
+            boolean[] state = new boolean[2]; // {done, terminated}
+            java.util.concurrent.ScheduledFuture<?> watchdog =
+                    WATCHDOG.schedule(
+                            () -> {
+                                synchronized (lock) {
+                                    if (!state[0]) {
+                                        try {
+                                            options.setTerminate(true);
+                                            state[1] = true;
+                                        } catch (OrtException e) {
+                                            LOG.warn("Could not cancel an overrunning run", e);
+                                        }
+                                    }
+                                }
+                            },
+                            timeoutNanos,
+                            java.util.concurrent.TimeUnit.NANOSECONDS);
+            try {
+                return run(batch, options);
+            } catch (EncoderException e) {
+                synchronized (lock) {
+                    if (state[1]) {
+                        throw new EncoderException(
+                                model.id()
+                                        + " overran its "
+                                        + timeoutNanos / 1_000_000
+                                        + " ms limit on a batch of "
+                                        + batch.batchSize()
+                                        + " x "
+                                        + batch.seqLen()
+                                        + " tokens and was cancelled",
+                                e,
+                                true);
+                    }
+                }
+                throw e;
+            } finally {
+                watchdog.cancel(false);
+                synchronized (lock) {
+                    state[0] = true;
+                }
+            }
+        } catch (OrtException e) {
+            throw new EncoderException(
+                    "Cannot create ONNX Runtime run options: " + e.getMessage(), e);
+        }
+    }
+
+    private float[] run(TokenBatch batch, OrtSession.RunOptions options) {
         long[] shape = {batch.batchSize(), batch.seqLen()};
         try (OnnxTensor ids =
                         OnnxTensor.createTensor(env, LongBuffer.wrap(batch.inputIds()), shape);
@@ -208,7 +282,8 @@ public final class SentenceEncoder implements AutoCloseable {
                                     "token_type_ids",
                                     types)
                             : Map.of("input_ids", ids, "attention_mask", mask);
-            try (OrtSession.Result result = session.run(inputs)) {
+            try (OrtSession.Result result =
+                    options == null ? session.run(inputs) : session.run(inputs, options)) {
                 OnnxTensor hidden = (OnnxTensor) result.get(0);
                 FloatBuffer buffer = hidden.getFloatBuffer();
                 float[] out = new float[buffer.remaining()];

@@ -182,4 +182,57 @@ public final class PipelineOptions {
                     .withDescription(
                             "Extra hardware profiles (e.g. written by zerolayer calibrate), added"
                                     + " to the built-in ones; read when the job is built.");
+
+    public static final ConfigOption<Integer> BATCH_SIZE =
+            ConfigOptions.key("zerolayer.batch.size")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription(
+                            "Requests per micro-batch. 0 (default): each graph's own batch-size,"
+                                    + " chosen by the compiler from the cost model; a positive"
+                                    + " value replaces it for every graph.");
+
+    public static final ConfigOption<Duration> BATCH_MAX_QUEUE_DELAY =
+            ConfigOptions.key("zerolayer.batch.max-queue-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(5))
+                    .withDescription(
+                            "Longest a request waits for its micro-batch to fill; the batch then"
+                                    + " runs with what it holds.");
+
+    public static final ConfigOption<Duration> MAIN_PATH_TIMEOUT =
+            ConfigOptions.key("zerolayer.execution.main-path-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ZERO)
+                    .withDescription(
+                            "Longest a batch may run on its main path before it is cancelled"
+                                    + " (RunOptions.setTerminate) and run on the fallback. 0: no"
+                                    + " limit but the requests' own deadlines.");
+
+    public static final ConfigOption<Integer> FAIL_MAIN_EVERY_NTH_BATCH =
+            ConfigOptions.key("zerolayer.fault-injection.fail-main-every-nth-batch")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription(
+                            "Testing only: the main path of every n-th batch of each slot throws,"
+                                    + " so the fallback answers it (fidelity REDUCED). 0: off.");
+
+    public static final ConfigOption<Boolean> FAIL_FALLBACK =
+            ConfigOptions.key("zerolayer.fault-injection.fail-fallback")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Testing only: the fallback path throws too, so injected failures are"
+                                    + " answered FAILED.");
+
+    /** The executor's batching, time limit and fault-injection settings. */
+    public static io.zerolayer.operators.flink.ExecutionSettings execution(
+            org.apache.flink.configuration.Configuration conf) {
+        return new io.zerolayer.operators.flink.ExecutionSettings(
+                conf.get(BATCH_SIZE),
+                conf.get(BATCH_MAX_QUEUE_DELAY).toMillis(),
+                conf.get(MAIN_PATH_TIMEOUT).toMillis(),
+                conf.get(FAIL_MAIN_EVERY_NTH_BATCH),
+                conf.get(FAIL_FALLBACK));
+    }
 }

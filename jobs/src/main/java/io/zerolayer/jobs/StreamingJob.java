@@ -148,7 +148,8 @@ public final class StreamingJob {
                                         conf.get(PipelineOptions.INTRA_OP_THREADS),
                                         precompile(conf),
                                         new GraphDescriptors(
-                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC))))
+                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC)),
+                                        PipelineOptions.execution(conf)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")

@@ -136,4 +136,37 @@ class SingleObjectCodecTest {
         assertThat(read.getHardwareReport()).isEmpty();
         assertThat(read.getNodes().get(0).getNodeId()).isEqualTo("encode");
     }
+
+    @Test
+    void aGraphDescriptorFromBeforeFallbackNodesIsRead() throws IOException {
+        Schema v2;
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/ExecutionGraph-v2.avsc")) {
+            v2 = new Schema.Parser().parse(in);
+        }
+        GenericRecord old = new GenericData.Record(v2);
+        old.put("graphId", "g2");
+        old.put("signature", "task:embed ~0");
+        old.put("task", "embed");
+        old.put("outputFormat", "json");
+        old.put("fidelity", new GenericData.EnumSymbol(v2.getField("fidelity").schema(), "FULL"));
+        for (String f :
+                new String[] {
+                    "contractVersion",
+                    "compilerVersion",
+                    "runtimeVersion",
+                    "hardwareProfile",
+                    "hardwareReport"
+                }) {
+            old.put(f, "x");
+        }
+        old.put("modelChecksums", Map.of());
+        old.put("nodes", java.util.List.of());
+        old.put("compiledAt", 0L);
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v2).encode(old).array();
+        ExecutionGraph read = SingleObjectCodec.of(ExecutionGraph.class).decode(bytes);
+        assertThat(read.getGraphId()).isEqualTo("g2");
+        assertThat(read.getFallbackNodes()).isEmpty();
+    }
 }

@@ -10,6 +10,7 @@ import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.ZeroLayerHeaders;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -589,6 +591,89 @@ class StreamingJobITCase {
                         .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
                         .toList();
         assertThat(compiled(descriptors)).hasSize(SLOTS);
+    }
+
+    @Test
+    void withMainPathFaultsInjectedEveryRequestIsAnsweredOnceAndTheFallbackAnswersReduced()
+            throws Exception {
+        job.cancel().get();
+        conf.set(PipelineOptions.BATCH_SIZE, 4);
+        conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
+        conf.set(PipelineOptions.FAIL_MAIN_EVERY_NTH_BATCH, 2);
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-faults"));
+        job = start(conf);
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        int count = 32;
+        for (int i = 0; i < count; i++) {
+            String prompt =
+                    i % 4 == 3
+                            ? "<task:answer><question>When are invoices due?</question>"
+                                    + contract(i)
+                            : "<task:summarize><ticket>Ticket "
+                                    + i
+                                    + ": the parcel came late and the box was crushed. I want a"
+                                    + " refund.</ticket>";
+            KAFKA.send(
+                    requests,
+                    null,
+                    REQUESTS.encode(request("fault-" + i, prompt)),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-fault-" + i);
+        }
+        List<AnalysisResponse> responses =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                count,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(2))
+                        .stream()
+                        .map(r -> RESPONSES.decode(r.value()))
+                        .toList();
+        // exactly one reply per request, and all of them answered from their text
+        assertThat(responses).hasSize(count);
+        assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
+                .hasSize(count);
+        assertThat(responses)
+                .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
+        List<AnalysisResponse> reduced =
+                responses.stream().filter(r -> r.getFidelity() == Fidelity.REDUCED).toList();
+        long full = responses.stream().filter(r -> r.getFidelity() == Fidelity.FULL).count();
+        assertThat(reduced).isNotEmpty();
+        assertThat(full).isPositive();
+        assertThat(reduced.size() + full).isEqualTo(count);
+        assertThat(reduced)
+                .allSatisfy(
+                        r -> {
+                            assertThat(r.getDiagnostics())
+                                    .anySatisfy(
+                                            d -> {
+                                                assertThat(d.getCode()).isEqualTo("ZL092");
+                                                assertThat(d.getMessage())
+                                                        .contains("injected fault");
+                                            });
+                            assertThat(r.getOutput()).isNotBlank();
+                        });
+        // the fallback's cost records name the model that ran: int8 on the CPU
+        Set<String> reducedIds =
+                reduced.stream()
+                        .map(AnalysisResponse::getRequestId)
+                        .collect(java.util.stream.Collectors.toSet());
+        List<KernelCostRecord> encodes =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                count * 5,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(2))
+                        .stream()
+                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                        .filter(c -> c.getKernel().equals("encode"))
+                        .toList();
+        assertThat(encodes).hasSize(count);
+        assertThat(encodes.stream().filter(c -> reducedIds.contains(c.getRequestId())))
+                .hasSize(reduced.size())
+                .allSatisfy(c -> assertThat(c.getModel()).isEqualTo("minilm-l6-v2-int8"));
     }
 
     @Test

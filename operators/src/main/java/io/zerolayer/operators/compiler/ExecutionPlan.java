@@ -7,7 +7,13 @@ import io.zerolayer.schemas.GraphNode;
 import java.time.Instant;
 import java.util.List;
 
-/** The static graph compiled for one structure: nodes in execution order, and their identity. */
+/**
+ * The static graph compiled for one structure: nodes in execution order, their identity, and the
+ * precompiled fallback path.
+ *
+ * @param fallbackNodes what a batch runs on when the main path fails: the same graph with the int8
+ *     encoder on the CPU and optional nodes dropped; answered with fidelity REDUCED
+ */
 public record ExecutionPlan(
         String graphId,
         String signature,
@@ -15,7 +21,21 @@ public record ExecutionPlan(
         String outputFormat,
         Fidelity fidelity,
         GraphIdentity identity,
-        List<PlanNode> nodes) {
+        List<PlanNode> nodes,
+        List<PlanNode> fallbackNodes) {
+
+    /** The fallback path as a plan of its own (same id and structure), for binding to sessions. */
+    public ExecutionPlan fallback() {
+        return new ExecutionPlan(
+                graphId,
+                signature,
+                task,
+                outputFormat,
+                fidelity,
+                identity,
+                fallbackNodes,
+                List.of());
+    }
 
     public PlanNode node(String kind) {
         return nodes.stream()
@@ -76,6 +96,7 @@ public record ExecutionPlan(
                                         })
                                 .toList())
                 .setCompiledAt(compiledAt)
+                .setFallbackNodes(fallbackNodes.stream().map(PlanNode::toAvro).toList())
                 .build();
     }
 }

@@ -236,6 +236,47 @@ public final class GraphCompiler {
         decode.put("decoder", decoder);
         decode.putAll(estimator.host("decode/" + decoder, documentTokens, 1));
         nodes.add(new PlanNode("decode/" + task, "decode", null, List.of("pool"), decode));
-        return new ExecutionPlan(graphId, signature, task, outputFormat, fidelity, identity, nodes);
+        return new ExecutionPlan(
+                graphId,
+                signature,
+                task,
+                outputFormat,
+                fidelity,
+                identity,
+                nodes,
+                fallbackOf(nodes, workload));
+    }
+
+    /**
+     * The fallback path of a graph: its nodes with the encoder swapped for int8 on the CPU — the
+     * cheapest session, present in every slot — and optional nodes dropped.
+     */
+    private List<PlanNode> fallbackOf(List<PlanNode> nodes, CostEstimator.Workload workload) {
+        List<PlanNode> fallback = new ArrayList<>();
+        for (PlanNode node : nodes) {
+            if (Boolean.parseBoolean(node.params().get("optional"))) {
+                continue;
+            }
+            if (!node.kind().equals("encode")) {
+                fallback.add(node);
+                continue;
+            }
+            EncoderModel int8 = EncoderModel.MINILM_L6_V2_INT8;
+            Map<String, String> encode = new LinkedHashMap<>();
+            encode.put("precision", int8.precision());
+            encode.put(
+                    "reason",
+                    "fallback: the int8 encoder on the CPU, which every slot has open, when the"
+                            + " main path fails or overruns");
+            encode.put("device", "cpu");
+            encode.put("batch-size", node.params().get("batch-size"));
+            encode.put("padding", "longest");
+            if (!estimator.device().value().equals("cuda")) { // a GPU profile knows no CPU rates
+                encode.put("estimate.hardware", estimator.profile().id());
+                encode.putAll(estimator.encode(int8, workload, 1).params());
+            }
+            fallback.add(new PlanNode(node.nodeId(), "encode", int8.id(), node.inputs(), encode));
+        }
+        return fallback;
     }
 }

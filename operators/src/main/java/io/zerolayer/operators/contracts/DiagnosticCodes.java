@@ -32,8 +32,13 @@ public final class DiagnosticCodes {
     /** Answered FAILED: the deadline passed before the request ran. */
     public static final String DEADLINE_PASSED = "ZL090";
 
-    /** Answered FAILED: the graph failed while executing. */
+    /** Answered FAILED: the graph failed while executing (on its fallback too). */
     public static final String EXECUTION_FAILED = "ZL091";
+
+    /**
+     * Answered OK with fidelity REDUCED: the main path failed or overran, the fallback answered.
+     */
+    public static final String FALLBACK_USED = "ZL092";
 
     public static final Set<String> ABNORMAL =
             Set.of(

@@ -46,6 +46,17 @@ public final class CompiledGraph {
                             Integer.parseInt(chunk.params().get("stride"))));
         }
         this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
+        this.fallback =
+                plan.fallbackNodes().isEmpty()
+                        ? null
+                        : new CompiledGraph(plan.fallback(), encoders);
+    }
+
+    private final CompiledGraph fallback;
+
+    /** The precompiled fallback path, bound to its own sessions; null for a fallback itself. */
+    public CompiledGraph fallback() {
+        return fallback;
     }
 
     private final NodeTimings timings = new NodeTimings();
@@ -140,6 +151,14 @@ public final class CompiledGraph {
      *     batch, which the caller may run again on the fallback
      */
     public List<BatchOutcome> executeBatch(List<BatchInput> inputs) {
+        return executeBatch(inputs, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #executeBatch(List)}, with the encoder cancelled once {@link System#nanoTime()} passes
+     * {@code deadlineNanos} ({@code Long.MAX_VALUE}: no limit).
+     */
+    public List<BatchOutcome> executeBatch(List<BatchInput> inputs, long deadlineNanos) {
         BatchOutcome[] outcomes = new BatchOutcome[inputs.size()];
         List<Prepared> prepared = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
@@ -150,7 +169,7 @@ public final class CompiledGraph {
             }
         }
         if (!prepared.isEmpty()) {
-            encodeAndPool(prepared);
+            encodeAndPool(prepared, deadlineNanos);
             for (Prepared p : prepared) {
                 try {
                     outcomes[p.index] = new BatchOutcome(decode(p), null);
@@ -236,7 +255,7 @@ public final class CompiledGraph {
     }
 
     /** encode and pool over the whole batch, shortest sequences first. */
-    private void encodeAndPool(List<Prepared> prepared) {
+    private void encodeAndPool(List<Prepared> prepared, long deadlineNanos) {
         record Ref(Prepared owner, int position, int length) {}
         List<Ref> refs = new ArrayList<>();
         for (Prepared p : prepared) {
@@ -257,7 +276,15 @@ public final class CompiledGraph {
             slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
             long start = System.nanoTime();
             TokenBatch batch = encoder.batch(ids);
-            float[] hidden = encoder.encode(batch);
+            long timeout = 0;
+            if (deadlineNanos != Long.MAX_VALUE) {
+                timeout = deadlineNanos - System.nanoTime();
+                if (timeout <= 0) {
+                    throw new io.zerolayer.gpu.EncoderException(
+                            "The batch's time ran out before its encoder run", null, true);
+                }
+            }
+            float[] hidden = encoder.encode(batch, timeout);
             long encoded = System.nanoTime();
             float[][] vectors = SentenceEncoder.pool(batch, hidden);
             poolNanos += System.nanoTime() - encoded;

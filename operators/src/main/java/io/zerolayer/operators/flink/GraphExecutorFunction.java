@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.gpu.EncoderException;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
@@ -24,6 +25,7 @@ import io.zerolayer.operators.warmup.SignaturePrompt;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostTotal;
+import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -34,6 +36,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -77,6 +83,30 @@ public class GraphExecutorFunction
     /** Where to find graphs compiled before a restart; null for none. */
     private final GraphDescriptors graphsTopic;
 
+    private final ExecutionSettings execution;
+
+    /** Requests of this key waiting for their micro-batch, in arrival order. */
+    private static final ListStateDescriptor<RoutedRequest> QUEUE =
+            new ListStateDescriptor<>("batch-queue", RoutedRequest.class);
+
+    /** How many requests {@link #QUEUE} holds, and when its flush timer fires (or null). */
+    private static final ValueStateDescriptor<Integer> QUEUED =
+            new ValueStateDescriptor<>("batch-queued", Integer.class);
+
+    private static final ValueStateDescriptor<Long> FLUSH_AT =
+            new ValueStateDescriptor<>("batch-flush-at", Long.class);
+
+    private transient ListState<RoutedRequest> queue;
+    private transient ValueState<Integer> queued;
+    private transient ValueState<Long> flushAt;
+    private transient long batches;
+    private transient Histogram batchRequests;
+    private transient Histogram batchSequences;
+    private transient Histogram queueDelayMs;
+    private transient Histogram executeMs;
+    private transient Counter fallbacks;
+    private transient java.util.Map<String, Counter> fidelityCounters;
+
     private transient String hardwareProfile;
     private transient String hardwareReport;
     private transient CostEstimator estimator;
@@ -100,6 +130,29 @@ public class GraphExecutorFunction
             int intraOpThreads,
             PrecompileList precompile,
             GraphDescriptors graphsTopic) {
+        this(
+                contractsYaml,
+                contractsFile,
+                hardwareSetting,
+                extraProfilesYaml,
+                cacheBounds,
+                intraOpThreads,
+                precompile,
+                graphsTopic,
+                ExecutionSettings.DEFAULTS);
+    }
+
+    public GraphExecutorFunction(
+            String contractsYaml,
+            String contractsFile,
+            String hardwareSetting,
+            String extraProfilesYaml,
+            WarmGraphCache.Bounds cacheBounds,
+            int intraOpThreads,
+            PrecompileList precompile,
+            GraphDescriptors graphsTopic,
+            ExecutionSettings execution) {
+        this.execution = execution;
         this.precompile = precompile;
         this.graphsTopic = graphsTopic;
         this.contracts = new ContractsInForce(contractsYaml, contractsFile);
@@ -146,6 +199,23 @@ public class GraphExecutorFunction
         requestLatencyMs =
                 metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
         metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
+        batchRequests =
+                metrics.histogram("batch_size_requests", new DescriptiveStatisticsHistogram(1000));
+        batchSequences =
+                metrics.histogram("batch_size_sequences", new DescriptiveStatisticsHistogram(1000));
+        queueDelayMs =
+                metrics.histogram("batch_queue_delay_ms", new DescriptiveStatisticsHistogram(1000));
+        executeMs =
+                metrics.histogram(
+                        "batch_execute_time_ms", new DescriptiveStatisticsHistogram(1000));
+        fallbacks = metrics.counter("fallback_total");
+        fidelityCounters = new java.util.HashMap<>();
+        for (String f : List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED")) {
+            fidelityCounters.put(f, metrics.addGroup("fidelity", f).counter("responses_total"));
+        }
+        queue = getRuntimeContext().getListState(QUEUE);
+        queued = getRuntimeContext().getState(QUEUED);
+        flushAt = getRuntimeContext().getState(FLUSH_AT);
         metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
         int precompiled = precompileOwnStructures();
         // registered once open() is done: a slot reports ready only when it can serve warm
@@ -265,6 +335,12 @@ public class GraphExecutorFunction
         }
     }
 
+    /**
+     * Queues the request for its graph's micro-batch: the batch runs once it holds the graph's
+     * batch size, or when the oldest request has waited {@code maxQueueDelayMillis}. A batch size
+     * of 1 runs at once. The queue is keyed state, so a checkpoint holds the requests not yet
+     * answered and a restore answers each exactly once.
+     */
     @Override
     public void processElement(RoutedRequest in, ReadOnlyContext ctx, Collector<Reply> out)
             throws Exception {
@@ -272,67 +348,284 @@ public class GraphExecutorFunction
         if (changed != null) {
             use(changed); // contracts reloaded before a restore
         }
-        AnalysisRequest request = in.request;
-        Instant now = Instant.now();
-        if (request.getDeadline() != null && now.isAfter(request.getDeadline())) {
-            out.collect(
-                    new Reply(
-                            Responses.failed(
-                                    request,
-                                    null,
-                                    DiagnosticCodes.DEADLINE_PASSED,
-                                    "Deadline "
-                                            + request.getDeadline()
-                                            + " passed before the request ran",
-                                    in.classifyMicros),
-                            in.route));
+        if (pastDeadline(in, out)) {
             return;
         }
-        String graphId = null;
+        Warm warm;
         try {
-            ClassifiedPrompt classified =
-                    in.safeMode ? null : classifier.classify(request.getPrompt());
-            if (classified != null && !classified.compiles()) {
-                throw new IllegalStateException(
-                        "The prompt compiled in the classifier but not here: the two operators"
-                                + " read different task contracts");
+            warm = warm(in, ctx);
+        } catch (RuntimeException e) {
+            fail(in, null, e, out);
+            return;
+        }
+        int batchSize = batchSize(warm.graph());
+        int waiting = queued.value() == null ? 0 : queued.value();
+        if (batchSize <= 1 && waiting == 0) {
+            run(List.of(in), warm, ctx, out);
+            return;
+        }
+        in.queuedAtMillis = System.currentTimeMillis();
+        in.compileMicros = warm.compileMicros();
+        queue.add(in);
+        queued.update(waiting + 1);
+        if (waiting + 1 >= batchSize) {
+            flush(ctx, out);
+        } else if (flushAt.value() == null) {
+            long at = ctx.timerService().currentProcessingTime() + execution.maxQueueDelayMillis();
+            ctx.timerService().registerProcessingTimeTimer(at);
+            flushAt.update(at);
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Reply> out) throws Exception {
+        Long at = flushAt.value();
+        if (at != null && at == timestamp) {
+            flushAt.clear();
+            flush(ctx, out);
+        }
+    }
+
+    /** Runs this key's queued requests as one batch and empties the queue. */
+    private void flush(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
+        List<RoutedRequest> batch = new ArrayList<>();
+        for (RoutedRequest r : queue.get()) {
+            batch.add(r);
+        }
+        queue.clear();
+        queued.clear();
+        Long at = flushAt.value();
+        if (at != null) {
+            ctx.timerService().deleteProcessingTimeTimer(at);
+            flushAt.clear();
+        }
+        if (!batch.isEmpty()) {
+            run(batch, null, ctx, out);
+        }
+    }
+
+    /** The micro-batch size for a graph: the plan's, unless the settings replace it. */
+    private int batchSize(CompiledGraph graph) {
+        if (execution.batchSize() > 0) {
+            return execution.batchSize();
+        }
+        String planned = graph.plan().node("encode").params().get("batch-size");
+        return planned == null ? 1 : Integer.parseInt(planned);
+    }
+
+    private boolean pastDeadline(RoutedRequest in, Collector<Reply> out) {
+        AnalysisRequest request = in.request;
+        if (request.getDeadline() == null || !Instant.now().isAfter(request.getDeadline())) {
+            return false;
+        }
+        reply(
+                out,
+                new Reply(
+                        Responses.failed(
+                                request,
+                                null,
+                                DiagnosticCodes.DEADLINE_PASSED,
+                                "Deadline "
+                                        + request.getDeadline()
+                                        + " passed before the request ran",
+                                in.classifyMicros),
+                        in.route),
+                in);
+        return true;
+    }
+
+    /** A request's graph, warm in this slot: compiled (and its descriptor emitted) on a miss. */
+    private record Warm(CompiledGraph graph, ClassifiedPrompt classified, long compileMicros) {}
+
+    private Warm warm(RoutedRequest in, ReadOnlyContext ctx) {
+        ClassifiedPrompt classified =
+                in.safeMode ? null : classifier.classify(in.request.getPrompt());
+        if (classified != null && !classified.compiles()) {
+            throw new IllegalStateException(
+                    "The prompt compiled in the classifier but not here: the two operators"
+                            + " read different task contracts");
+        }
+        // this slot's hardware completes the id: the same structure has one graph per profile
+        String graphId = in.safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
+        CompiledGraph graph = warmGraphs.get(graphId);
+        if (graph != null) {
+            cacheHits.inc();
+            return new Warm(graph, classified, 0);
+        }
+        long start = System.nanoTime();
+        ExecutionPlan plan =
+                in.safeMode ? compiler.compileSafe(safeModeMaxChars) : compiler.compile(classified);
+        graph = new CompiledGraph(plan, encoders);
+        long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
+        ExecutionGraph descriptor = plan.toDescriptor(Instant.now(), hardwareReport, null);
+        warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
+        cacheMisses.inc();
+        compileTimeMs.update(compileMicros / 1_000);
+        ctx.output(GRAPH_DESCRIPTORS, descriptor);
+        LOG.info(
+                "Compiled graph {} ({}) in {} ms; {} warm in this slot",
+                graphId.substring(0, 12),
+                plan.signature(),
+                compileMicros / 1_000,
+                warmGraphs.size());
+        return new Warm(graph, classified, compileMicros);
+    }
+
+    /** A request of a batch, bound to its graph. */
+    private record Bound(RoutedRequest in, Warm warm, CompiledGraph.BatchInput input) {}
+
+    /**
+     * Runs a batch: each request bound to its warm graph ({@code known} for a batch of one that was
+     * just looked up; else looked up again, recompiled if it was evicted or the contracts changed
+     * while it waited), each graph's requests together on the main path, on the fallback when the
+     * main path fails or overruns (fidelity REDUCED), FAILED when both fail. Every request gets
+     * exactly one reply.
+     */
+    private void run(
+            List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out) {
+        long now = System.currentTimeMillis();
+        java.util.Map<CompiledGraph, List<Bound>> byGraph = new java.util.LinkedHashMap<>();
+        for (RoutedRequest in : batch) {
+            if (in.queuedAtMillis > 0) {
+                queueDelayMs.update(now - in.queuedAtMillis);
             }
-            // this slot's hardware completes the id: the same structure has one graph per profile
-            graphId = in.safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
-            long compileMicros = 0;
-            CompiledGraph graph = warmGraphs.get(graphId);
-            if (graph == null) {
-                long start = System.nanoTime();
-                ExecutionPlan plan =
-                        in.safeMode
-                                ? compiler.compileSafe(safeModeMaxChars)
-                                : compiler.compile(classified);
-                graph = new CompiledGraph(plan, encoders);
-                compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-                ExecutionGraph descriptor = plan.toDescriptor(now, hardwareReport, null);
-                warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
-                cacheMisses.inc();
-                compileTimeMs.update(compileMicros / 1_000);
-                ctx.output(GRAPH_DESCRIPTORS, descriptor);
-                LOG.info(
-                        "Compiled graph {} ({}) in {} ms; {} warm in this slot",
-                        graphId.substring(0, 12),
-                        plan.signature(),
-                        compileMicros / 1_000,
-                        warmGraphs.size());
-            } else {
-                cacheHits.inc();
+            if (pastDeadline(in, out)) {
+                continue;
             }
-            long start = System.nanoTime();
-            GraphRun run;
-            if (in.safeMode) {
-                String text = PromptReader.plainText(request.getPrompt(), safeModeMaxChars);
-                run = graph.execute(text, DocumentContent.plainText(text));
-            } else {
-                run = graph.execute(classified.parsed());
+            try {
+                Warm warm = known != null ? known : warm(in, ctx);
+                CompiledGraph.BatchInput input;
+                if (in.safeMode) {
+                    String text = PromptReader.plainText(in.request.getPrompt(), safeModeMaxChars);
+                    input = new CompiledGraph.BatchInput(text, DocumentContent.plainText(text));
+                } else {
+                    input = CompiledGraph.BatchInput.of(warm.classified().parsed());
+                }
+                byGraph.computeIfAbsent(warm.graph(), g -> new ArrayList<>())
+                        .add(new Bound(in, warm, input));
+            } catch (RuntimeException e) {
+                fail(in, null, e, out);
             }
-            long executeMicros = (System.nanoTime() - start) / 1_000;
-            emitCosts(ctx, request, graph, run);
+        }
+        for (var entry : byGraph.entrySet()) {
+            runOnGraph(entry.getKey(), entry.getValue(), ctx, out);
+        }
+    }
+
+    private void runOnGraph(
+            CompiledGraph graph, List<Bound> bound, ReadOnlyContext ctx, Collector<Reply> out) {
+        List<CompiledGraph.BatchInput> inputs = bound.stream().map(Bound::input).toList();
+        batches++;
+        batchRequests.update(inputs.size());
+        long start = System.nanoTime();
+        List<CompiledGraph.BatchOutcome> outcomes;
+        CompiledGraph ran = graph;
+        Diagnostic fallbackNote = null;
+        try {
+            if (execution.failMainEveryNthBatch() > 0
+                    && batches % execution.failMainEveryNthBatch() == 0) {
+                throw new EncoderException(
+                        "injected fault (fault-injection.fail-main-every-nth-batch)");
+            }
+            outcomes = graph.executeBatch(inputs, mainPathDeadline(bound, start));
+        } catch (EncoderException | OutOfMemoryError e) {
+            fallbacks.inc();
+            ran = graph.fallback();
+            String why =
+                    e instanceof EncoderException ee && ee.overran()
+                            ? "overran its time"
+                            : "failed";
+            LOG.warn(
+                    "Main path of graph {} {} on a batch of {}; running it on the fallback: {}",
+                    graph.plan().graphId().substring(0, 12),
+                    why,
+                    inputs.size(),
+                    e.getMessage());
+            if (ran == null) {
+                bound.forEach(b -> fail(b.in(), graph.plan().graphId(), e, out));
+                return;
+            }
+            fallbackNote =
+                    new Diagnostic(
+                            DiagnosticCodes.FALLBACK_USED,
+                            "warning",
+                            0,
+                            0,
+                            "The main path "
+                                    + why
+                                    + " ("
+                                    + e.getMessage()
+                                    + "); answered by the fallback path: "
+                                    + ran.plan().node("encode").model()
+                                    + " on the CPU",
+                            null);
+            try {
+                if (execution.failFallback()) {
+                    throw new EncoderException("injected fault (fault-injection.fail-fallback)");
+                }
+                outcomes = ran.executeBatch(inputs);
+            } catch (EncoderException | OutOfMemoryError fallbackError) {
+                LOG.warn(
+                        "Fallback of graph {} failed too: {}",
+                        graph.plan().graphId().substring(0, 12),
+                        fallbackError.getMessage());
+                RuntimeException both =
+                        new IllegalStateException(
+                                "main path: "
+                                        + e.getMessage()
+                                        + "; fallback: "
+                                        + fallbackError.getMessage());
+                bound.forEach(b -> fail(b.in(), graph.plan().graphId(), both, out));
+                return;
+            }
+        }
+        long executeMicros = (System.nanoTime() - start) / 1_000;
+        executeMs.update(executeMicros / 1_000);
+        batchSequences.update(ran.lastBatchSequences());
+        for (int i = 0; i < bound.size(); i++) {
+            Bound b = bound.get(i);
+            CompiledGraph.BatchOutcome outcome = outcomes.get(i);
+            if (outcome.error() != null) {
+                fail(b.in(), graph.plan().graphId(), outcome.error(), out);
+                continue;
+            }
+            answer(b, graph, outcome.run(), fallbackNote, executeMicros, ctx, out);
+        }
+    }
+
+    /**
+     * When the main path must be cancelled: the earliest deadline among the batch's requests,
+     * bounded by the main-path timeout.
+     */
+    private long mainPathDeadline(List<Bound> bound, long startNanos) {
+        long limit = Long.MAX_VALUE;
+        if (execution.mainPathTimeoutMillis() > 0) {
+            limit = startNanos + execution.mainPathTimeoutMillis() * 1_000_000;
+        }
+        long nowMillis = System.currentTimeMillis();
+        for (Bound b : bound) {
+            Instant deadline = b.in().request.getDeadline();
+            if (deadline != null) {
+                long left = deadline.toEpochMilli() - nowMillis;
+                limit = Math.min(limit, startNanos + Math.max(0, left) * 1_000_000);
+            }
+        }
+        return limit;
+    }
+
+    private void answer(
+            Bound b,
+            CompiledGraph graph,
+            GraphRun run,
+            Diagnostic fallbackNote,
+            long executeMicros,
+            ReadOnlyContext ctx,
+            Collector<Reply> out) {
+        RoutedRequest in = b.in();
+        AnalysisRequest request = in.request;
+        String graphId = graph.plan().graphId();
+        emitCosts(ctx, request, graph, run, fallbackNote != null);
+        if (fallbackNote == null) {
             graph.timings().record(run);
             if (graph.timings().worthPublishing()) {
                 // the compacted graphs topic keeps the latest: inspect shows measured p50s
@@ -341,48 +634,73 @@ public class GraphExecutorFunction
                         graph.plan()
                                 .toDescriptor(graph.compiledAt(), hardwareReport, graph.timings()));
             }
-            AnalysisResponse response =
-                    Responses.base(request, in.classifyMicros)
-                            .setGraphId(graphId)
-                            .setStatus(ResponseStatus.OK)
-                            .setFidelity(in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL)
-                            .setTask(graph.plan().task())
-                            .setOutputFormat(graph.plan().outputFormat())
-                            .setOutput(run.output())
-                            .setDiagnostics(in.diagnostics)
-                            .setTimings(
-                                    new Timings(
-                                            request.getSubmittedAt(),
-                                            Instant.now(),
-                                            in.classifyMicros,
-                                            compileMicros,
-                                            executeMicros))
-                            .setCost(
-                                    new CostTotal(
-                                            run.nodeRuns().size(),
-                                            run.kernelNanos(),
-                                            run.flops(),
-                                            null))
-                            .build();
-            out.collect(new Reply(response, in.route));
-        } catch (RuntimeException e) {
-            // A request that cannot run is answered, never dropped; the job keeps going.
-            LOG.warn("Request {} on graph {} failed", request.getRequestId(), graphId, e);
-            out.collect(
-                    new Reply(
-                            Responses.failed(
-                                    request,
-                                    graphId,
-                                    DiagnosticCodes.EXECUTION_FAILED,
-                                    "Execution failed: " + e.getMessage(),
-                                    in.classifyMicros),
-                            in.route));
         }
+        List<Diagnostic> diagnostics = new ArrayList<>(in.diagnostics);
+        Fidelity fidelity = in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL;
+        if (fallbackNote != null) {
+            diagnostics.add(fallbackNote);
+            fidelity = Fidelity.REDUCED;
+        }
+        AnalysisResponse response =
+                Responses.base(request, in.classifyMicros)
+                        .setGraphId(graphId)
+                        .setStatus(ResponseStatus.OK)
+                        .setFidelity(fidelity)
+                        .setTask(graph.plan().task())
+                        .setOutputFormat(graph.plan().outputFormat())
+                        .setOutput(run.output())
+                        .setDiagnostics(diagnostics)
+                        .setTimings(
+                                new Timings(
+                                        request.getSubmittedAt(),
+                                        Instant.now(),
+                                        in.classifyMicros,
+                                        Math.max(in.compileMicros, b.warm().compileMicros()),
+                                        executeMicros))
+                        .setCost(
+                                new CostTotal(
+                                        run.nodeRuns().size(),
+                                        run.kernelNanos(),
+                                        run.flops(),
+                                        null))
+                        .build();
+        reply(out, new Reply(response, in.route), in);
+    }
+
+    /** Answers a request FAILED: it is never dropped, and the job keeps going. */
+    private void fail(RoutedRequest in, String graphId, Throwable e, Collector<Reply> out) {
+        LOG.warn("Request {} on graph {} failed", in.request.getRequestId(), graphId, e);
+        reply(
+                out,
+                new Reply(
+                        Responses.failed(
+                                in.request,
+                                graphId,
+                                DiagnosticCodes.EXECUTION_FAILED,
+                                "Execution failed: " + e.getMessage(),
+                                in.classifyMicros),
+                        in.route),
+                in);
+    }
+
+    private void reply(Collector<Reply> out, Reply reply, RoutedRequest in) {
+        AnalysisResponse r = reply.response;
+        String outcome =
+                r.getStatus() == ResponseStatus.OK ? String.valueOf(r.getFidelity()) : "FAILED";
+        Counter c = fidelityCounters.get(outcome);
+        if (c != null) {
+            c.inc();
+        }
+        out.collect(reply);
         requestLatencyMs.update(System.currentTimeMillis() - in.receivedAtMillis);
     }
 
     private void emitCosts(
-            ReadOnlyContext ctx, AnalysisRequest request, CompiledGraph graph, GraphRun run) {
+            ReadOnlyContext ctx,
+            AnalysisRequest request,
+            CompiledGraph graph,
+            GraphRun run,
+            boolean fallback) {
         String graphId = graph.plan().graphId();
         for (NodeRun node : run.nodeRuns()) {
             ctx.output(
@@ -396,7 +714,7 @@ public class GraphExecutorFunction
                             .setNodeId(node.nodeId())
                             .setKernel(node.kind())
                             .setModel(node.model())
-                            .setDevice(graph.device())
+                            .setDevice(fallback ? "cpu" : graph.device())
                             .setHardwareProfile(estimator.profile().id())
                             .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
                             .setDurationNanos(node.durationNanos())

@@ -24,6 +24,12 @@ public class RoutedRequest {
     /** Wall clock when the record was decoded, for end-to-end latency. */
     public long receivedAtMillis;
 
+    /** Wall clock when the executor queued it for its micro-batch (0 if it ran at once). */
+    public long queuedAtMillis;
+
+    /** Time the executor spent compiling its graph when it arrived (0: the graph was warm). */
+    public long compileMicros;
+
     /** Served by the SAFE graph because its structure is abnormal; {@link #diagnostics} say why. */
     public boolean safeMode;
 

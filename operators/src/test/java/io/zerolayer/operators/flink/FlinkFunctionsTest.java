@@ -48,8 +48,12 @@ class FlinkFunctionsTest {
                 new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
                 1,
                 PrecompileList.NONE,
-                null);
+                null,
+                ONE_AT_A_TIME);
     }
+
+    /** Requests run as they come: for tests of everything but micro-batching. */
+    static final ExecutionSettings ONE_AT_A_TIME = ExecutionSettings.DEFAULTS.withBatchSize(1);
 
     static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
             executorHarness(GraphExecutorFunction fn) throws Exception {
@@ -417,7 +421,8 @@ class FlinkFunctionsTest {
                         new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
                         1,
                         list,
-                        null);
+                        null,
+                        ONE_AT_A_TIME);
         try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
                         classifierHarness();
                 KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =

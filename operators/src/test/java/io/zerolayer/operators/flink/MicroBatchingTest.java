@@ -1,0 +1,265 @@
+package io.zerolayer.operators.flink;
+
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.CONTRACTS;
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.classifierHarness;
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.executorHarness;
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.raw;
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.operators.contracts.DiagnosticCodes;
+import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.warmup.PrecompileList;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.Fidelity;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The executor's micro-batches on Flink's operator harness: batches close by size and by timer,
+ * queued requests survive a snapshot and restore and are answered exactly once, and a failing main
+ * path is answered by the fallback (REDUCED) or, when that fails too, FAILED.
+ */
+class MicroBatchingTest {
+    private static final SingleObjectCodec<AnalysisRequest> CODEC =
+            SingleObjectCodec.of(AnalysisRequest.class);
+
+    private static GraphExecutorFunction executor(ExecutionSettings settings) {
+        return new GraphExecutorFunction(
+                CONTRACTS,
+                null,
+                "cpu-generic",
+                null,
+                new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                1,
+                PrecompileList.NONE,
+                null,
+                settings);
+    }
+
+    /** Requests of one structure (same graph, same key), classified by the real classifier. */
+    private static List<RoutedRequest> tickets(int count) throws Exception {
+        List<RoutedRequest> out = new ArrayList<>();
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                classifierHarness()) {
+            for (int i = 0; i < count; i++) {
+                String prompt =
+                        "<task:summarize><ticket>Ticket "
+                                + i
+                                + ": the parcel arrived late. The box was damaged. I want a"
+                                + " refund.</ticket>";
+                classify.processElement(raw(CODEC.encode(request("t" + i, prompt))), 0);
+            }
+            out.addAll(classify.extractOutputValues());
+        }
+        assertThat(out).extracting(r -> r.shardKey).containsOnly(out.get(0).shardKey);
+        return out;
+    }
+
+    /** A harness not yet opened, so a snapshot can be restored into it. */
+    private static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
+            restoredFrom(OperatorSubtaskState snapshot, ExecutionSettings settings)
+                    throws Exception {
+        var h =
+                new KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>(
+                        new CoBroadcastWithKeyedOperator<>(
+                                executor(settings), List.of(ControlCommand.STATE)),
+                        r -> r.shardKey,
+                        Types.STRING,
+                        1, // as ProcessFunctionTestHarnesses builds it: one key group
+                        1,
+                        0);
+        h.setup();
+        h.initializeState(snapshot);
+        h.open();
+        return h;
+    }
+
+    private static List<String> answered(
+            KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h) {
+        return h.extractOutputValues().stream().map(r -> r.response.getRequestId()).toList();
+    }
+
+    private static List<KernelCostRecord> costs(
+            KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h) {
+        return h.getSideOutput(GraphExecutorFunction.COST_RECORDS).stream()
+                .map(StreamRecord::getValue)
+                .toList();
+    }
+
+    @Test
+    void aBatchRunsWhenItHoldsTheBatchSize() throws Exception {
+        List<RoutedRequest> in = tickets(3);
+        ExecutionSettings settings =
+                new ExecutionSettings(3, 60_000, 0, 0, false); // the timer never fires here
+        try (var h = executorHarness(executor(settings))) {
+            h.processElement(in.get(0), 0);
+            h.processElement(in.get(1), 0);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processElement(in.get(2), 0);
+            assertThat(answered(h)).containsExactly("t0", "t1", "t2");
+            assertThat(h.extractOutputValues())
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.OK);
+                                assertThat(r.response.getFidelity()).isEqualTo(Fidelity.FULL);
+                            });
+            // one encoder pass for the three: their encode records share its start
+            assertThat(
+                            costs(h).stream()
+                                    .filter(c -> c.getKernel().equals("encode"))
+                                    .map(KernelCostRecord::getStartedAt)
+                                    .distinct())
+                    .hasSize(1);
+            assertThat(h.numProcessingTimeTimers()).isZero();
+        }
+    }
+
+    @Test
+    void aBatchThatDoesNotFillRunsWhenItsQueueDelayIsUp() throws Exception {
+        List<RoutedRequest> in = tickets(2);
+        try (var h = executorHarness(executor(new ExecutionSettings(8, 5, 0, 0, false)))) {
+            h.setProcessingTime(1_000);
+            h.processElement(in.get(0), 0);
+            h.setProcessingTime(1_003);
+            h.processElement(in.get(1), 0);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(h.numProcessingTimeTimers()).isEqualTo(1); // one timer per batch
+            h.setProcessingTime(1_004);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.setProcessingTime(1_005); // 5 ms after the first request
+            assertThat(answered(h)).containsExactly("t0", "t1");
+        }
+    }
+
+    @Test
+    void queuedRequestsSurviveASnapshotAndAreAnsweredExactlyOnce() throws Exception {
+        List<RoutedRequest> in = tickets(3);
+        ExecutionSettings settings = new ExecutionSettings(3, 50, 0, 0, false);
+        OperatorSubtaskState snapshot;
+        try (var h = executorHarness(executor(settings))) {
+            h.setProcessingTime(0);
+            h.processElement(in.get(0), 0);
+            h.processElement(in.get(1), 0);
+            snapshot = h.snapshot(1, 10);
+            assertThat(h.extractOutputValues()).isEmpty();
+        } // the job fails here: t0 and t1 were neither answered nor lost
+
+        try (var restored = restoredFrom(snapshot, settings)) {
+            restored.setProcessingTime(0);
+            restored.processElement(in.get(2), 0);
+            assertThat(answered(restored)).containsExactly("t0", "t1", "t2");
+            restored.setProcessingTime(1_000); // the restored timer finds nothing left to run
+            assertThat(answered(restored)).containsExactly("t0", "t1", "t2");
+        }
+
+        // restored without more input: the checkpointed timer runs the batch
+        try (var restored = restoredFrom(snapshot, settings)) {
+            restored.setProcessingTime(50);
+            assertThat(answered(restored)).containsExactly("t0", "t1");
+        }
+    }
+
+    @Test
+    void aFailingMainPathIsAnsweredByTheFallbackWithReducedFidelity() throws Exception {
+        List<RoutedRequest> in = tickets(4);
+        ExecutionSettings settings =
+                new ExecutionSettings(2, 60_000, 0, 2, false); // every 2nd batch fails
+        try (var h = executorHarness(executor(settings))) {
+            in.forEach(
+                    r -> {
+                        try {
+                            h.processElement(r, 0);
+                        } catch (Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    });
+            List<Reply> replies = h.extractOutputValues();
+            assertThat(replies)
+                    .extracting(r -> r.response.getRequestId())
+                    .containsExactly("t0", "t1", "t2", "t3");
+            assertThat(replies).allMatch(r -> r.response.getStatus() == ResponseStatus.OK);
+            assertThat(replies.subList(0, 2))
+                    .allMatch(r -> r.response.getFidelity() == Fidelity.FULL);
+            assertThat(replies.subList(2, 4))
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.response.getFidelity()).isEqualTo(Fidelity.REDUCED);
+                                assertThat(r.response.getDiagnostics())
+                                        .anySatisfy(
+                                                d -> {
+                                                    assertThat(d.getCode())
+                                                            .isEqualTo(
+                                                                    DiagnosticCodes.FALLBACK_USED);
+                                                    assertThat(d.getMessage())
+                                                            .contains("injected fault")
+                                                            .contains("minilm-l6-v2-int8");
+                                                });
+                                // the fallback's answer is still computed from the text
+                                assertThat(r.response.getOutput()).contains("refund");
+                            });
+            assertThat(
+                            costs(h).stream()
+                                    .filter(
+                                            c ->
+                                                    c.getKernel().equals("encode")
+                                                            && List.of("t2", "t3")
+                                                                    .contains(c.getRequestId())))
+                    .hasSize(2)
+                    .allSatisfy(c -> assertThat(c.getModel()).isEqualTo("minilm-l6-v2-int8"));
+        }
+    }
+
+    @Test
+    void whenTheFallbackFailsTooEveryRequestIsAnsweredFailed() throws Exception {
+        List<RoutedRequest> in = tickets(2);
+        try (var h = executorHarness(executor(new ExecutionSettings(2, 60_000, 0, 1, true)))) {
+            h.processElement(in.get(0), 0);
+            h.processElement(in.get(1), 0);
+            List<Reply> replies = h.extractOutputValues();
+            assertThat(replies).hasSize(2);
+            assertThat(replies)
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.FAILED);
+                                assertThat(r.response.getDiagnostics().get(0).getCode())
+                                        .isEqualTo(DiagnosticCodes.EXECUTION_FAILED);
+                                assertThat(r.response.getDiagnostics().get(0).getMessage())
+                                        .contains("main path")
+                                        .contains("fallback");
+                            });
+        }
+    }
+
+    @Test
+    void aMainPathThatOverrunsItsTimeIsCancelledAndAnsweredByTheFallback() throws Exception {
+        List<RoutedRequest> in = new ArrayList<>();
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                classifierHarness()) {
+            // 400 sentences: hundreds of milliseconds of fp32 encoding on one thread
+            String doc =
+                    "The customer reported a delayed parcel and asked for a refund. ".repeat(400);
+            classify.processElement(
+                    raw(CODEC.encode(request("long", "<task:embed><note>" + doc + "</note>"))), 0);
+            in.addAll(classify.extractOutputValues());
+        }
+        try (var h = executorHarness(executor(new ExecutionSettings(1, 5, 1, 0, false)))) {
+            h.processElement(in.get(0), 0);
+            Reply reply = h.extractOutputValues().get(0);
+            assertThat(reply.response.getStatus()).isEqualTo(ResponseStatus.OK);
+            assertThat(reply.response.getFidelity()).isEqualTo(Fidelity.REDUCED);
+            assertThat(reply.response.getDiagnostics())
+                    .anySatisfy(d -> assertThat(d.getMessage()).contains("overran"));
+        }
+    }
+}
