@@ -225,6 +225,40 @@ public final class PipelineOptions {
                             "Testing only: the fallback path throws too, so injected failures are"
                                     + " answered FAILED.");
 
+    public static final ConfigOption<Double> PRUNE_BELOW_FREE_MEMORY =
+            ConfigOptions.key("zerolayer.pruning.free-memory-threshold")
+                    .doubleType()
+                    .defaultValue(0.15)
+                    .withDescription(
+                            "Optional graph nodes (label evidence, …) are skipped while the"
+                                    + " slot's free memory share is below this: device memory on a"
+                                    + " GPU; heap and system headroom on a CPU. Answers say"
+                                    + " REDUCED with the pruned nodes.");
+
+    public static final ConfigOption<Double> INJECTED_FREE_MEMORY =
+            ConfigOptions.key("zerolayer.fault-injection.free-memory-ratio")
+                    .doubleType()
+                    .defaultValue(-1.0)
+                    .withDescription(
+                            "Testing only: the free memory share pruning sees (0 to 1); negative:"
+                                    + " the real one.");
+
+    public static final ConfigOption<String> COMPLIANCE_MODE =
+            ConfigOptions.key("zerolayer.compliance.mode")
+                    .stringType()
+                    .defaultValue("standard")
+                    .withDescription(
+                            "standard, or strict: each request runs alone (bit-identical answers"
+                                    + " for the same input) with every compliance node (redact,"
+                                    + " audit) on. A request's 'compliance' attribute overrides"
+                                    + " it.");
+
+    public static final ConfigOption<Map<String, String>> TENANT_COMPLIANCE_MODES =
+            ConfigOptions.key("zerolayer.compliance.tenant-modes")
+                    .mapType()
+                    .defaultValue(Map.of())
+                    .withDescription("Compliance mode per tenant, e.g. 'bank:strict'.");
+
     /** The executor's batching, time limit and fault-injection settings. */
     public static io.zerolayer.operators.flink.ExecutionSettings execution(
             org.apache.flink.configuration.Configuration conf) {
@@ -233,6 +267,10 @@ public final class PipelineOptions {
                 conf.get(BATCH_MAX_QUEUE_DELAY).toMillis(),
                 conf.get(MAIN_PATH_TIMEOUT).toMillis(),
                 conf.get(FAIL_MAIN_EVERY_NTH_BATCH),
-                conf.get(FAIL_FALLBACK));
+                conf.get(FAIL_FALLBACK),
+                conf.get(PRUNE_BELOW_FREE_MEMORY),
+                conf.get(INJECTED_FREE_MEMORY),
+                conf.get(COMPLIANCE_MODE),
+                conf.get(TENANT_COMPLIANCE_MODES));
     }
 }

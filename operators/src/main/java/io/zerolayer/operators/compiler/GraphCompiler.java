@@ -235,7 +235,34 @@ public final class GraphCompiler {
         decode.put("task", task);
         decode.put("decoder", decoder);
         decode.putAll(estimator.host("decode/" + decoder, documentTokens, 1));
-        nodes.add(new PlanNode("decode/" + task, "decode", null, List.of("pool"), decode));
+        String decodeId = "decode/" + task;
+        nodes.add(new PlanNode(decodeId, "decode", null, List.of("pool"), decode));
+        String previous = decodeId;
+        if (decoder.equals("classify")) {
+            previous =
+                    postNode(
+                            nodes,
+                            "evidence",
+                            previous,
+                            "optional",
+                            "adds each label's best supporting sentence; skipped under memory"
+                                    + " pressure");
+        }
+        previous =
+                postNode(
+                        nodes,
+                        "redact",
+                        previous,
+                        "compliance",
+                        "masks e-mail addresses, IBANs, card and phone numbers; on in strict"
+                                + " compliance mode or when the request asks (redact=true)");
+        postNode(
+                nodes,
+                "audit",
+                previous,
+                "compliance",
+                "records prompt and output hashes, graph id and model checksum; on in strict"
+                        + " compliance mode or when the request asks (audit=true)");
         return new ExecutionPlan(
                 graphId,
                 signature,
@@ -247,15 +274,35 @@ public final class GraphCompiler {
                 fallbackOf(nodes, workload));
     }
 
+    /** Appends a post-decode node ({@code role}: optional or compliance); returns its id. */
+    private String postNode(
+            List<PlanNode> nodes, String kind, String input, String role, String reason) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put(role, "true");
+        params.put("reason", reason);
+        params.put("estimate.micros", "1");
+        nodes.add(new PlanNode(kind, kind, null, List.of(input), params));
+        return kind;
+    }
+
     /**
      * The fallback path of a graph: its nodes with the encoder swapped for int8 on the CPU — the
      * cheapest session, present in every slot — and optional nodes dropped.
      */
     private List<PlanNode> fallbackOf(List<PlanNode> nodes, CostEstimator.Workload workload) {
         List<PlanNode> fallback = new ArrayList<>();
+        Map<String, List<String>> dropped = new java.util.HashMap<>();
         for (PlanNode node : nodes) {
             if (Boolean.parseBoolean(node.params().get("optional"))) {
+                dropped.put(node.nodeId(), node.inputs());
                 continue;
+            }
+            if (node.inputs().stream().anyMatch(dropped::containsKey)) {
+                List<String> inputs = new ArrayList<>();
+                node.inputs().forEach(i -> inputs.addAll(dropped.getOrDefault(i, List.of(i))));
+                node =
+                        new PlanNode(
+                                node.nodeId(), node.kind(), node.model(), inputs, node.params());
             }
             if (!node.kind().equals("encode")) {
                 fallback.add(node);

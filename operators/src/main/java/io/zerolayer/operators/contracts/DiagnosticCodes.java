@@ -40,6 +40,9 @@ public final class DiagnosticCodes {
      */
     public static final String FALLBACK_USED = "ZL092";
 
+    /** Answered OK with fidelity REDUCED: optional nodes were skipped under memory pressure. */
+    public static final String NODES_PRUNED = "ZL093";
+
     public static final Set<String> ABNORMAL =
             Set.of(
                     STRAY_CLOSE_TAG,

@@ -46,6 +46,14 @@ public final class CompiledGraph {
                             Integer.parseInt(chunk.params().get("stride"))));
         }
         this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
+        boolean afterDecode = false;
+        for (PlanNode node : plan.nodes()) {
+            if (afterDecode) {
+                postNodes.add(node);
+                postImpls.add(io.zerolayer.operators.tasks.PostDecodeNode.forKind(node.kind()));
+            }
+            afterDecode |= node == decodeNode;
+        }
         this.fallback =
                 plan.fallbackNodes().isEmpty()
                         ? null
@@ -53,6 +61,20 @@ public final class CompiledGraph {
     }
 
     private final CompiledGraph fallback;
+    private final List<PlanNode> postNodes = new ArrayList<>();
+    private final List<io.zerolayer.operators.tasks.PostDecodeNode> postImpls = new ArrayList<>();
+
+    /**
+     * How a request runs: whether optional nodes are pruned (memory pressure) and which compliance
+     * nodes are on (all of them in strict compliance mode).
+     */
+    public record RunMode(boolean pruneOptional, java.util.Set<String> compliance) {
+        public static final RunMode STANDARD = new RunMode(false, java.util.Set.of());
+
+        public RunMode {
+            compliance = java.util.Set.copyOf(compliance);
+        }
+    }
 
     /** The precompiled fallback path, bound to its own sessions; null for a fallback itself. */
     public CompiledGraph fallback() {
@@ -102,10 +124,18 @@ public final class CompiledGraph {
         return outcome.run();
     }
 
-    /** One request of a micro-batch: its source text and the content extracted from it. */
-    public record BatchInput(String source, DocumentContent content) {
+    /** One request of a micro-batch: its source text, the content extracted from it, its mode. */
+    public record BatchInput(String source, DocumentContent content, RunMode mode) {
+        public BatchInput(String source, DocumentContent content) {
+            this(source, content, RunMode.STANDARD);
+        }
+
         public static BatchInput of(ParsedPrompt prompt) {
-            return new BatchInput(prompt.source(), DocumentContent.of(prompt));
+            return of(prompt, RunMode.STANDARD);
+        }
+
+        public static BatchInput of(ParsedPrompt prompt, RunMode mode) {
+            return new BatchInput(prompt.source(), DocumentContent.of(prompt), mode);
         }
     }
 
@@ -364,7 +394,44 @@ public final class CompiledGraph {
                         plan.outputFormat());
         p.runs.add(
                 timer.run(decodeNode.nodeId(), "decode", null, chunks, null, result.flops(), null));
-        return new GraphRun(result.output(), List.copyOf(p.runs));
+        TaskInput taskInput =
+                new TaskInput(
+                        p.input.content(),
+                        p.chunks,
+                        chunkVectors,
+                        p.queries,
+                        queryVectors,
+                        encoder.model().id());
+        String output = result.output();
+        List<String> pruned = new ArrayList<>();
+        Map<String, String> annotations = new java.util.TreeMap<>();
+        RunMode mode = p.input.mode();
+        for (int i = 0; i < postNodes.size(); i++) {
+            PlanNode node = postNodes.get(i);
+            if (Boolean.parseBoolean(node.params().get("optional")) && mode.pruneOptional()) {
+                pruned.add(node.nodeId());
+                continue;
+            }
+            if (Boolean.parseBoolean(node.params().get("compliance"))
+                    && !mode.compliance().contains(node.kind())) {
+                continue;
+            }
+            timer.restart();
+            io.zerolayer.operators.tasks.PostDecodeNode.Result post =
+                    postImpls
+                            .get(i)
+                            .apply(
+                                    taskInput,
+                                    output,
+                                    plan.outputFormat(),
+                                    new io.zerolayer.operators.tasks.PostDecodeNode.Context(
+                                            plan.graphId(), p.input.source(), encoder.checksum()));
+            output = post.output();
+            annotations.putAll(post.annotations());
+            p.runs.add(
+                    timer.run(node.nodeId(), node.kind(), null, chunks, null, post.flops(), null));
+        }
+        return new GraphRun(output, List.copyOf(p.runs), List.copyOf(pruned), annotations);
     }
 
     private static final class Timer {

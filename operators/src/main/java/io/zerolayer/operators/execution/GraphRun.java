@@ -2,8 +2,22 @@ package io.zerolayer.operators.execution;
 
 import java.util.List;
 
-/** The outcome of executing a compiled graph for one request. */
-public record GraphRun(String output, List<NodeRun> nodeRuns) {
+/**
+ * The outcome of executing a compiled graph for one request.
+ *
+ * @param prunedNodes optional nodes skipped under memory pressure (the answer is REDUCED)
+ * @param annotations what post-decode nodes add to the response's attributes (audit, redaction)
+ */
+public record GraphRun(
+        String output,
+        List<NodeRun> nodeRuns,
+        List<String> prunedNodes,
+        java.util.Map<String, String> annotations) {
+
+    public GraphRun(String output, List<NodeRun> nodeRuns) {
+        this(output, nodeRuns, List.of(), java.util.Map.of());
+    }
+
     public long kernelNanos() {
         return nodeRuns.stream().mapToLong(NodeRun::durationNanos).sum();
     }

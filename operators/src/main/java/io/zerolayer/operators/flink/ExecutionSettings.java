@@ -1,10 +1,11 @@
 package io.zerolayer.operators.flink;
 
 import java.io.Serializable;
+import java.util.Map;
 
 /**
- * How the executor runs compiled graphs: micro-batching, the main path's time limit and fault
- * injection for tests.
+ * How the executor runs compiled graphs: micro-batching, the main path's time limit, dynamic
+ * pruning, compliance modes and fault injection for tests.
  *
  * @param batchSize requests per micro-batch; 0 takes each graph's own {@code batch-size} (chosen by
  *     the compiler from the cost model), a positive value replaces it in every graph
@@ -16,16 +17,33 @@ import java.io.Serializable;
  *     (0: off)
  * @param failFallback fault injection: the fallback path throws too, so failed batches are answered
  *     FAILED
+ * @param pruneBelowFreeRatio optional nodes are skipped while the slot's free memory share is below
+ *     this (0 to 1)
+ * @param injectedFreeRatio fault injection: the free memory share pruning sees (negative: off, the
+ *     real one)
+ * @param complianceMode {@code standard} or {@code strict}, for tenants not in {@code
+ *     tenantCompliance}
+ * @param tenantCompliance compliance mode per tenant id
  */
 public record ExecutionSettings(
         int batchSize,
         long maxQueueDelayMillis,
         long mainPathTimeoutMillis,
         int failMainEveryNthBatch,
-        boolean failFallback)
+        boolean failFallback,
+        double pruneBelowFreeRatio,
+        double injectedFreeRatio,
+        String complianceMode,
+        Map<String, String> tenantCompliance)
         implements Serializable {
 
-    /** The plan's batch sizes, 5 ms of queueing at most, no time limit, no faults. */
+    public static final String STANDARD = "standard";
+    public static final String STRICT = "strict";
+
+    /**
+     * The plan's batch sizes, 5 ms of queueing at most, no time limit, no faults, pruning under 15%
+     * free memory, standard compliance.
+     */
     public static final ExecutionSettings DEFAULTS = new ExecutionSettings(0, 5, 0, 0, false);
 
     public ExecutionSettings {
@@ -43,6 +61,51 @@ public record ExecutionSettings(
             throw new IllegalArgumentException(
                     "fault-injection.fail-main-every-nth-batch must be 0 (off) or positive");
         }
+        if (pruneBelowFreeRatio < 0 || pruneBelowFreeRatio > 1) {
+            throw new IllegalArgumentException(
+                    "pruning.free-memory-threshold must be between 0 and 1, got "
+                            + pruneBelowFreeRatio);
+        }
+        tenantCompliance = Map.copyOf(tenantCompliance);
+        for (String mode : tenantCompliance.values()) {
+            checkMode(mode);
+        }
+        checkMode(complianceMode);
+    }
+
+    /** Batching, time limit and faults; pruning, compliance and memory at their defaults. */
+    public ExecutionSettings(
+            int batchSize,
+            long maxQueueDelayMillis,
+            long mainPathTimeoutMillis,
+            int failMainEveryNthBatch,
+            boolean failFallback) {
+        this(
+                batchSize,
+                maxQueueDelayMillis,
+                mainPathTimeoutMillis,
+                failMainEveryNthBatch,
+                failFallback,
+                0.15,
+                -1,
+                STANDARD,
+                Map.of());
+    }
+
+    private static void checkMode(String mode) {
+        if (!STANDARD.equals(mode) && !STRICT.equals(mode)) {
+            throw new IllegalArgumentException(
+                    "Compliance mode must be standard or strict, got '" + mode + "'");
+        }
+    }
+
+    /** The compliance mode of a request: its {@code compliance} attribute, else its tenant's. */
+    public String complianceOf(String tenantId, Map<String, String> attributes) {
+        String requested = attributes == null ? null : attributes.get("compliance");
+        if (requested != null) {
+            return requested.equalsIgnoreCase(STRICT) ? STRICT : STANDARD;
+        }
+        return tenantCompliance.getOrDefault(tenantId, complianceMode);
     }
 
     public ExecutionSettings withBatchSize(int size) {
@@ -51,15 +114,36 @@ public record ExecutionSettings(
                 maxQueueDelayMillis,
                 mainPathTimeoutMillis,
                 failMainEveryNthBatch,
-                failFallback);
+                failFallback,
+                pruneBelowFreeRatio,
+                injectedFreeRatio,
+                complianceMode,
+                tenantCompliance);
     }
 
-    public ExecutionSettings withFaults(int failMainEveryNthBatch, boolean failFallback) {
+    public ExecutionSettings withMemory(double pruneBelow, double injected) {
         return new ExecutionSettings(
                 batchSize,
                 maxQueueDelayMillis,
                 mainPathTimeoutMillis,
                 failMainEveryNthBatch,
-                failFallback);
+                failFallback,
+                pruneBelow,
+                injected,
+                complianceMode,
+                tenantCompliance);
+    }
+
+    public ExecutionSettings withCompliance(String mode, Map<String, String> tenants) {
+        return new ExecutionSettings(
+                batchSize,
+                maxQueueDelayMillis,
+                mainPathTimeoutMillis,
+                failMainEveryNthBatch,
+                failFallback,
+                pruneBelowFreeRatio,
+                injectedFreeRatio,
+                mode,
+                tenants);
     }
 }

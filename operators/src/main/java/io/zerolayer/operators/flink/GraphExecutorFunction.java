@@ -105,6 +105,8 @@ public class GraphExecutorFunction
     private transient Histogram queueDelayMs;
     private transient Histogram executeMs;
     private transient Counter fallbacks;
+    private transient Counter pruned;
+    private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
     private transient java.util.Map<String, Counter> fidelityCounters;
 
     private transient String hardwareProfile;
@@ -209,6 +211,13 @@ public class GraphExecutorFunction
                 metrics.histogram(
                         "batch_execute_time_ms", new DescriptiveStatisticsHistogram(1000));
         fallbacks = metrics.counter("fallback_total");
+        pruned = metrics.counter("pruned_requests_total");
+        headroom =
+                execution.injectedFreeRatio() >= 0
+                        ? io.zerolayer.gpu.hardware.MemoryHeadroom.fixed(
+                                execution.injectedFreeRatio())
+                        : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
+        metrics.gauge("memory_free_ratio", () -> headroom.freeRatio());
         fidelityCounters = new java.util.HashMap<>();
         for (String f : List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED")) {
             fidelityCounters.put(f, metrics.addGroup("fidelity", f).counter("responses_total"));
@@ -360,7 +369,8 @@ public class GraphExecutorFunction
         }
         int batchSize = batchSize(warm.graph());
         int waiting = queued.value() == null ? 0 : queued.value();
-        if (batchSize <= 1 && waiting == 0) {
+        if ((batchSize <= 1 && waiting == 0) || strict(in)) {
+            // strict compliance runs each request alone: no batch companions, the same output
             run(List.of(in), warm, ctx, out);
             return;
         }
@@ -484,7 +494,14 @@ public class GraphExecutorFunction
     private void run(
             List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out) {
         long now = System.currentTimeMillis();
-        java.util.Map<CompiledGraph, List<Bound>> byGraph = new java.util.LinkedHashMap<>();
+        double free = headroom.freeRatio();
+        boolean prune = free < execution.pruneBelowFreeRatio();
+        if (prune) {
+            LOG.debug("Pruning optional nodes: {}", headroom.describe());
+        }
+        // each graph's requests run together; a strict request runs alone
+        record Group(CompiledGraph graph, String alone) {}
+        java.util.Map<Group, List<Bound>> byGraph = new java.util.LinkedHashMap<>();
         for (RoutedRequest in : batch) {
             if (in.queuedAtMillis > 0) {
                 queueDelayMs.update(now - in.queuedAtMillis);
@@ -497,19 +514,54 @@ public class GraphExecutorFunction
                 CompiledGraph.BatchInput input;
                 if (in.safeMode) {
                     String text = PromptReader.plainText(in.request.getPrompt(), safeModeMaxChars);
-                    input = new CompiledGraph.BatchInput(text, DocumentContent.plainText(text));
+                    input =
+                            new CompiledGraph.BatchInput(
+                                    text, DocumentContent.plainText(text), modeOf(in, prune));
                 } else {
-                    input = CompiledGraph.BatchInput.of(warm.classified().parsed());
+                    input =
+                            CompiledGraph.BatchInput.of(
+                                    warm.classified().parsed(), modeOf(in, prune));
                 }
-                byGraph.computeIfAbsent(warm.graph(), g -> new ArrayList<>())
+                byGraph.computeIfAbsent(
+                                new Group(
+                                        warm.graph(),
+                                        strict(in) ? in.request.getRequestId() : null),
+                                g -> new ArrayList<>())
                         .add(new Bound(in, warm, input));
             } catch (RuntimeException e) {
                 fail(in, null, e, out);
             }
         }
         for (var entry : byGraph.entrySet()) {
-            runOnGraph(entry.getKey(), entry.getValue(), ctx, out);
+            runOnGraph(entry.getKey().graph(), entry.getValue(), ctx, out);
         }
+    }
+
+    private boolean strict(RoutedRequest in) {
+        return ExecutionSettings.STRICT.equals(
+                execution.complianceOf(in.request.getTenantId(), in.request.getAttributes()));
+    }
+
+    /** Compliance nodes this request turns on by its attributes. */
+    private static final List<String> COMPLIANCE_NODES = List.of("redact", "audit");
+
+    /**
+     * How a request runs: strict compliance forces every compliance node on and never prunes;
+     * standard runs the compliance nodes the request asks for ({@code redact=true}, {@code
+     * audit=true}) and prunes optional nodes under memory pressure.
+     */
+    private CompiledGraph.RunMode modeOf(RoutedRequest in, boolean prune) {
+        if (strict(in)) {
+            return new CompiledGraph.RunMode(false, java.util.Set.copyOf(COMPLIANCE_NODES));
+        }
+        java.util.Map<String, String> attributes = in.request.getAttributes();
+        java.util.Set<String> on = new java.util.HashSet<>();
+        for (String node : COMPLIANCE_NODES) {
+            if (attributes != null && "true".equalsIgnoreCase(attributes.get(node))) {
+                on.add(node);
+            }
+        }
+        return new CompiledGraph.RunMode(prune, on);
     }
 
     private void runOnGraph(
@@ -641,6 +693,31 @@ public class GraphExecutorFunction
             diagnostics.add(fallbackNote);
             fidelity = Fidelity.REDUCED;
         }
+        if (!run.prunedNodes().isEmpty()) {
+            pruned.inc();
+            diagnostics.add(
+                    new Diagnostic(
+                            DiagnosticCodes.NODES_PRUNED,
+                            "warning",
+                            0,
+                            0,
+                            "Optional nodes skipped under memory pressure ("
+                                    + headroom.describe()
+                                    + ", threshold "
+                                    + Math.round(execution.pruneBelowFreeRatio() * 100)
+                                    + "%): "
+                                    + String.join(", ", run.prunedNodes()),
+                            null));
+            if (fidelity == Fidelity.FULL) {
+                fidelity = Fidelity.REDUCED;
+            }
+        }
+        java.util.Map<String, String> attributes =
+                new java.util.TreeMap<>(
+                        request.getAttributes() == null
+                                ? java.util.Map.of()
+                                : request.getAttributes());
+        attributes.putAll(run.annotations());
         AnalysisResponse response =
                 Responses.base(request, in.classifyMicros)
                         .setGraphId(graphId)
@@ -649,6 +726,7 @@ public class GraphExecutorFunction
                         .setTask(graph.plan().task())
                         .setOutputFormat(graph.plan().outputFormat())
                         .setOutput(run.output())
+                        .setAttributes(attributes)
                         .setDiagnostics(diagnostics)
                         .setTimings(
                                 new Timings(

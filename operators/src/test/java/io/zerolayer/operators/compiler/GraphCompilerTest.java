@@ -38,7 +38,9 @@ class GraphCompilerTest {
                         "chunk/section:results",
                         "encode",
                         "pool",
-                        "decode/summarize");
+                        "decode/summarize",
+                        "redact",
+                        "audit");
         assertThat(plan.node("encode").inputs())
                 .containsExactly("chunk/body", "chunk/section:abstract", "chunk/section:results");
         assertThat(plan.nodes("chunk"))

@@ -262,4 +262,87 @@ class MicroBatchingTest {
                     .anySatisfy(d -> assertThat(d.getMessage()).contains("overran"));
         }
     }
+
+    private static List<RoutedRequest> routed(String tenant, String... prompts) throws Exception {
+        List<RoutedRequest> out = new ArrayList<>();
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
+                classifierHarness()) {
+            for (int i = 0; i < prompts.length; i++) {
+                AnalysisRequest r = request(tenant + "-" + i, prompts[i]);
+                r.setTenantId(tenant);
+                classify.processElement(raw(CODEC.encode(r)), 0);
+            }
+            out.addAll(classify.extractOutputValues());
+        }
+        return out;
+    }
+
+    private static final String CLASSIFY =
+            "<task:classify><output_format:json><labels>refund, delivery, login</labels><ticket>The"
+                    + " parcel came two weeks late. I want my money back.</ticket>";
+
+    @Test
+    void underMemoryPressureOptionalNodesArePrunedAndTheAnswerSaysSo() throws Exception {
+        RoutedRequest in = routed("t", CLASSIFY).get(0);
+        ExecutionSettings one = ExecutionSettings.DEFAULTS.withBatchSize(1);
+        try (var h = executorHarness(executor(one.withMemory(0.15, 0.05)))) {
+            h.processElement(in, 0);
+            Reply reply = h.extractOutputValues().get(0);
+            assertThat(reply.response.getFidelity()).isEqualTo(Fidelity.REDUCED);
+            assertThat(reply.response.getDiagnostics())
+                    .anySatisfy(
+                            d -> {
+                                assertThat(d.getCode()).isEqualTo(DiagnosticCodes.NODES_PRUNED);
+                                assertThat(d.getMessage()).contains("evidence").contains("5%");
+                            });
+            assertThat(reply.response.getOutput()).contains("\"label\"").doesNotContain("evidence");
+        }
+        try (var h = executorHarness(executor(one.withMemory(0.15, 0.60)))) {
+            h.processElement(in, 0);
+            Reply reply = h.extractOutputValues().get(0);
+            assertThat(reply.response.getFidelity()).isEqualTo(Fidelity.FULL);
+            assertThat(reply.response.getOutput()).contains("\"evidence\"");
+            assertThat(costs(h).stream().filter(c -> c.getNodeId().equals("evidence")).count())
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void strictComplianceRunsAloneWithEveryComplianceNodeAndGivesBitIdenticalAnswers()
+            throws Exception {
+        String ticket =
+                "<task:summarize><ticket>Ticket 7: the parcel arrived late. Mail me at"
+                        + " ann@example.com or call 030 1234567. I want a refund.</ticket>";
+        ExecutionSettings settings =
+                new ExecutionSettings(4, 60_000, 0, 0, false)
+                        .withCompliance("standard", java.util.Map.of("bank", "strict"));
+        List<String> outputs = new ArrayList<>();
+        for (int companions : new int[] {0, 2}) {
+            List<RoutedRequest> others = tickets(companions + 1).subList(0, companions);
+            RoutedRequest strict = routed("bank", ticket).get(0);
+            try (var h = executorHarness(executor(settings))) {
+                for (RoutedRequest o : others) {
+                    h.processElement(o, 0); // queued, batch of 4 not yet full
+                }
+                h.processElement(strict, 0);
+                Reply reply =
+                        h.extractOutputValues().stream()
+                                .filter(r -> r.response.getTenantId().equals("bank"))
+                                .findFirst()
+                                .orElseThrow(); // answered at once, not queued
+                assertThat(reply.response.getOutput())
+                        .contains("[EMAIL]")
+                        .contains("[PHONE]")
+                        .doesNotContain("ann@example.com");
+                assertThat(reply.response.getAttributes())
+                        .containsKeys(
+                                "audit.prompt-sha256", "audit.output-sha256", "audit.graph-id")
+                        .containsEntry("redacted.email", "1");
+                outputs.add(reply.response.getOutput());
+                // the standard requests stayed queued: no compliance node ran for them
+                assertThat(h.extractOutputValues()).hasSize(1);
+            }
+        }
+        assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
+    }
 }

@@ -1,5 +1,6 @@
 package io.zerolayer.tests.bench;
 
+import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -17,6 +18,7 @@ public final class BenchMain {
                                 new OptionsBuilder()
                                         .include(ClassifyBenchmark.class.getSimpleName())
                                         .include(CompileBenchmark.class.getSimpleName())
+                                        .include(BatchingBenchmark.class.getSimpleName())
                                         .build())
                         .run();
         System.out.println();
@@ -56,6 +58,41 @@ public final class BenchMain {
                     micros,
                     r.getPrimaryResult().getScoreError(),
                     bytes / micros);
+        }
+        System.out.println(
+                "micro-batches of tickets (one graph, 1 ONNX thread): requests/s by batch size");
+        for (String precision : List.of("fp32", "int8")) {
+            StringBuilder line = new StringBuilder("  " + precision + " ");
+            double single = Double.NaN;
+            for (RunResult r : results) {
+                if (!r.getParams().getBenchmark().contains("BatchingBenchmark")
+                        || !r.getParams().getParam("precision").equals(precision)) {
+                    continue;
+                }
+                int batch = Integer.parseInt(r.getParams().getParam("batch"));
+                double perSecond = batch / (r.getPrimaryResult().getScore() / 1e3);
+                if (batch == 1) {
+                    single = perSecond;
+                }
+                line.append(
+                        String.format(
+                                Locale.ROOT,
+                                "  b=%d %.1f/s (%.2f×)",
+                                batch,
+                                perSecond,
+                                perSecond / single));
+            }
+            System.out.println(line);
+        }
+        System.out.println(
+                "queue delay at low load (one request every 30 ms, real executor operator):");
+        for (QueueDelayBench.Result r : QueueDelayBench.run(40, 30, 8, 5)) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-38s arrival → reply p50 %6.2f ms  p90 %6.2f ms%n",
+                    r.label(),
+                    r.p50Millis(),
+                    r.p90Millis());
         }
     }
 }

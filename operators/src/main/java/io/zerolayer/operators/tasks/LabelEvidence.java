@@ -1,0 +1,57 @@
+package io.zerolayer.operators.tasks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.operators.execution.Chunk;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Optional extra of a classification: for each label, the sentence of the document that supports it
+ * best (highest cosine to the label), added to the JSON output as {@code evidence}. Text output is
+ * left as it is.
+ */
+final class LabelEvidence implements PostDecodeNode {
+    @Override
+    public Result apply(TaskInput in, String output, String outputFormat, Context context) {
+        if (!outputFormat.equals("json") || in.queryVectors().length == 0) {
+            return new Result(output, Map.of(), 0);
+        }
+        ObjectNode root;
+        try {
+            root = (ObjectNode) DocumentTask.JSON.readTree(output);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("Classification output is not JSON: " + e, e);
+        }
+        List<String> labels = in.content().labels();
+        ArrayNode evidence = root.putArray("evidence");
+        for (JsonNode scored : root.withArray("scores")) {
+            int l = labels.indexOf(scored.get("label").asText());
+            if (l < 0) {
+                continue;
+            }
+            int best = 0;
+            double bestScore = -2;
+            for (int i = 0; i < in.chunkVectors().length; i++) {
+                double s = SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
+                if (s > bestScore) {
+                    bestScore = s;
+                    best = i;
+                }
+            }
+            Chunk c = in.chunks().get(best);
+            evidence.addObject()
+                    .put("label", labels.get(l))
+                    .put("text", c.text().strip())
+                    .put("start", c.start())
+                    .put("end", c.end())
+                    .put("similarity", DocumentTask.round(bestScore));
+        }
+        return new Result(
+                DocumentTask.json(root),
+                Map.of(),
+                DocumentTask.similarityFlops(labels.size(), in.chunkVectors().length));
+    }
+}
