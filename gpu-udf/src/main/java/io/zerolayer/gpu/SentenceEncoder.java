@@ -43,6 +43,11 @@ public final class SentenceEncoder implements AutoCloseable {
     private final long clsId;
     private final long sepId;
     private volatile boolean closed;
+    private String device = "cpu";
+
+    /** Set once per JVM after the first CUDA session that could not be created. */
+    private static final java.util.concurrent.atomic.AtomicBoolean CUDA_WARNED =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private SentenceEncoder(
             EncoderModel model,
@@ -73,6 +78,17 @@ public final class SentenceEncoder implements AutoCloseable {
      * @param intraOpThreads ONNX Runtime intra-op threads; 0 lets ONNX Runtime choose
      */
     public static SentenceEncoder open(EncoderModel model, int intraOpThreads) {
+        return open(model, intraOpThreads, ExecutionDevice.CPU);
+    }
+
+    /**
+     * Opens the model on {@code target}. A CUDA target gets ONNX Runtime's CUDA execution provider
+     * (device id, memory limit, arena strategy from {@code target}); where that provider is missing
+     * (the CPU build) or cannot start (no driver, no device), the session runs on the CPU instead,
+     * with one WARN per JVM, and {@link #device()} says so.
+     */
+    public static SentenceEncoder open(
+            EncoderModel model, int intraOpThreads, ExecutionDevice target) {
         long start = System.nanoTime();
         byte[] weights = readResource(model, model.onnxResource());
         String checksum = ModelChecksums.of(model, weights);
@@ -101,13 +117,20 @@ public final class SentenceEncoder implements AutoCloseable {
             if (intraOpThreads > 0) {
                 options.setIntraOpNumThreads(intraOpThreads);
             }
+            String device = "cpu";
+            if (target.isCuda()) {
+                device = addCuda(options, target) ? target.toString() : "cpu";
+            }
             OrtSession session = env.createSession(weights, options);
             LOG.info(
-                    "Opened ONNX session {} (sha256 {}…) on CPU in {} ms",
+                    "Opened ONNX session {} (sha256 {}…) on {} in {} ms",
                     model.id(),
                     checksum.substring(0, 12),
+                    device,
                     (System.nanoTime() - start) / 1_000_000);
-            return new SentenceEncoder(model, checksum, env, session, tokenizer);
+            SentenceEncoder encoder = new SentenceEncoder(model, checksum, env, session, tokenizer);
+            encoder.device = device;
+            return encoder;
         } catch (OrtException | IOException e) {
             throw new EncoderException(
                     "Cannot open encoder " + model.id() + ": " + e.getMessage(), e);
@@ -123,9 +146,42 @@ public final class SentenceEncoder implements AutoCloseable {
         return checksum;
     }
 
-    /** The execution provider this session runs on. */
+    /** Where this session runs: {@code cpu} or {@code cuda:N}. */
     public String device() {
-        return "cpu";
+        return device;
+    }
+
+    /**
+     * Adds the CUDA provider for {@code target} to {@code options}; false (and one WARN per JVM)
+     * when this ONNX Runtime cannot run on that device.
+     */
+    static boolean addCuda(OrtSession.SessionOptions options, ExecutionDevice target) {
+        if (!cudaProviderAvailable()) {
+            warnCuda(
+                    target,
+                    "this ONNX Runtime has no CUDA provider (build with -Pgpu for"
+                            + " onnxruntime_gpu)");
+            return false;
+        }
+        try {
+            ai.onnxruntime.providers.OrtCUDAProviderOptions cuda =
+                    new ai.onnxruntime.providers.OrtCUDAProviderOptions(target.deviceId());
+            if (target.memoryLimitBytes() > 0) {
+                cuda.add("gpu_mem_limit", String.valueOf(target.memoryLimitBytes()));
+            }
+            cuda.add("arena_extend_strategy", target.arenaStrategy());
+            options.addCUDA(cuda);
+            return true;
+        } catch (OrtException | UnsatisfiedLinkError e) {
+            warnCuda(target, e.getMessage());
+            return false;
+        }
+    }
+
+    private static void warnCuda(ExecutionDevice target, String why) {
+        if (CUDA_WARNED.compareAndSet(false, true)) {
+            LOG.warn("Graphs planned for {} run on the CPU: {}", target, why);
+        }
     }
 
     /**

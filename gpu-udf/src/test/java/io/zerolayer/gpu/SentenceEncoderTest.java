@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -143,5 +144,34 @@ class SentenceEncoderTest {
         //   scores QKᵀ and weights·V: 2 × 128 × 128 × 384                 =  12 582 912
         //   = 239 075 328 multiply-adds = 478 150 656 FLOPs per layer; 6 layers
         assertThat(EncoderModel.forwardFlops(1, 128)).isEqualTo(6L * 478_150_656L);
+    }
+
+    @Test
+    void aCudaSessionWithoutAUsableProviderRunsOnTheCpuAndSaysSo() {
+        ExecutionDevice gpu0 = ExecutionDevice.cuda(0, 2L << 30, "kSameAsRequested");
+        assertThat(gpu0).hasToString("cuda:0");
+        try (SentenceEncoder onCpu = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
+                SentenceEncoder planned =
+                        SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1, gpu0)) {
+            if (!SentenceEncoder.cudaProviderAvailable()) { // the CPU build
+                assertThat(planned.device()).isEqualTo("cpu");
+                assertThat(SentenceEncoder.runtimeVersion()).doesNotContain("+cuda");
+            }
+            if (!planned.device().equals("cpu")) {
+                assertThat(planned.device()).isEqualTo("cuda:0"); // -Pgpu on a GPU host
+                return;
+            }
+            // -Pgpu without a usable GPU lands here too: the same numbers as a CPU session
+            float[][] a = planned.embed(java.util.List.of("refund for a late parcel"));
+            float[][] b = onCpu.embed(java.util.List.of("refund for a late parcel"));
+            assertThat(a[0]).containsExactly(b[0]);
+        }
+    }
+
+    @Test
+    void cudaProviderOptionsAreChecked() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ExecutionDevice.cuda(0, 0, "kDoubleIt"))
+                .hasMessageContaining("kNextPowerOfTwo or kSameAsRequested");
     }
 }

@@ -1,6 +1,7 @@
 package io.zerolayer.jobs;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -259,6 +260,32 @@ public final class PipelineOptions {
                     .defaultValue(Map.of())
                     .withDescription("Compliance mode per tenant, e.g. 'bank:strict'.");
 
+    public static final ConfigOption<List<Integer>> GPU_DEVICE_IDS =
+            ConfigOptions.key("zerolayer.gpu.device-ids")
+                    .intType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "CUDA devices of a TaskManager its slots use, slot i taking"
+                                    + " device-ids[i % n]; empty (default): every device detected,"
+                                    + " round robin.");
+
+    public static final ConfigOption<MemorySize> GPU_MEMORY_LIMIT =
+            ConfigOptions.key("zerolayer.gpu.memory-limit")
+                    .memoryType()
+                    .defaultValue(MemorySize.ZERO)
+                    .withDescription(
+                            "The CUDA provider's arena limit per session (gpu_mem_limit); 0: no"
+                                    + " limit.");
+
+    public static final ConfigOption<String> GPU_ARENA_STRATEGY =
+            ConfigOptions.key("zerolayer.gpu.arena-extend-strategy")
+                    .stringType()
+                    .defaultValue("kNextPowerOfTwo")
+                    .withDescription(
+                            "How the CUDA provider's arena grows: kNextPowerOfTwo or"
+                                    + " kSameAsRequested.");
+
     /** The executor's batching, time limit and fault-injection settings. */
     public static io.zerolayer.operators.flink.ExecutionSettings execution(
             org.apache.flink.configuration.Configuration conf) {
@@ -271,6 +298,10 @@ public final class PipelineOptions {
                 conf.get(PRUNE_BELOW_FREE_MEMORY),
                 conf.get(INJECTED_FREE_MEMORY),
                 conf.get(COMPLIANCE_MODE),
-                conf.get(TENANT_COMPLIANCE_MODES));
+                conf.get(TENANT_COMPLIANCE_MODES),
+                new io.zerolayer.operators.flink.ExecutionSettings.Gpu(
+                        conf.get(GPU_DEVICE_IDS),
+                        conf.get(GPU_MEMORY_LIMIT).getBytes(),
+                        conf.get(GPU_ARENA_STRATEGY)));
     }
 }

@@ -36,7 +36,10 @@ public final class CompiledGraph {
         this.encodeNode = plan.node("encode");
         this.poolNode = plan.node("pool");
         this.decodeNode = plan.node("decode");
-        this.encoder = encoders.get(EncoderModel.byId(encodeNode.model()));
+        this.encoder =
+                encoders.get(
+                        EncoderModel.byId(encodeNode.model()),
+                        encodeNode.params().getOrDefault("device", "cpu"));
         for (PlanNode chunk : plan.nodes("chunk")) {
             chunkers.put(
                     chunk.params().get("scope"),

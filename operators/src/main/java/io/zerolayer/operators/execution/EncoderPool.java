@@ -1,24 +1,49 @@
 package io.zerolayer.operators.execution;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.ExecutionDevice;
 import io.zerolayer.gpu.SentenceEncoder;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The ONNX sessions of one task slot, one per model, opened on first use and shared by every
- * compiled graph in the slot. Closing the pool closes the sessions.
+ * The ONNX sessions of one task slot, one per model and device, opened on first use and shared by
+ * every compiled graph in the slot. A slot has the CPU and at most one CUDA device (its share of
+ * the TaskManager's GPUs). Closing the pool closes the sessions.
  */
 public final class EncoderPool implements AutoCloseable {
     private final int intraOpThreads;
-    private final Map<EncoderModel, SentenceEncoder> sessions = new EnumMap<>(EncoderModel.class);
+    private final ExecutionDevice cuda;
+    private final Map<String, SentenceEncoder> sessions = new LinkedHashMap<>();
 
     public EncoderPool(int intraOpThreads) {
-        this.intraOpThreads = intraOpThreads;
+        this(intraOpThreads, null);
     }
 
-    public synchronized SentenceEncoder get(EncoderModel model) {
-        return sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
+    /**
+     * @param cuda the slot's CUDA device for graphs that planned CUDA; null where there is none
+     */
+    public EncoderPool(int intraOpThreads, ExecutionDevice cuda) {
+        this.intraOpThreads = intraOpThreads;
+        this.cuda = cuda;
+    }
+
+    /** The model's CPU session. */
+    public SentenceEncoder get(EncoderModel model) {
+        return get(model, "cpu");
+    }
+
+    /**
+     * The model's session on a plan's device ({@code cpu} or {@code cuda}). A slot without a CUDA
+     * device, or whose ONNX Runtime cannot use it, serves {@code cuda} plans from a CPU session
+     * ({@link SentenceEncoder#device()} tells).
+     */
+    public synchronized SentenceEncoder get(EncoderModel model, String planDevice) {
+        ExecutionDevice target =
+                planDevice.equals("cuda") && cuda != null ? cuda : ExecutionDevice.CPU;
+        return sessions.computeIfAbsent(
+                model.id() + "@" + target,
+                k -> SentenceEncoder.open(model, intraOpThreads, target));
     }
 
     public synchronized int openSessions() {

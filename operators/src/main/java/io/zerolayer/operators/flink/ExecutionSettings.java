@@ -24,6 +24,7 @@ import java.util.Map;
  * @param complianceMode {@code standard} or {@code strict}, for tenants not in {@code
  *     tenantCompliance}
  * @param tenantCompliance compliance mode per tenant id
+ * @param gpu how slots map to CUDA devices and the CUDA provider's options
  */
 public record ExecutionSettings(
         int batchSize,
@@ -34,8 +35,33 @@ public record ExecutionSettings(
         double pruneBelowFreeRatio,
         double injectedFreeRatio,
         String complianceMode,
-        Map<String, String> tenantCompliance)
+        Map<String, String> tenantCompliance,
+        Gpu gpu)
         implements Serializable {
+
+    /**
+     * @param deviceIds CUDA devices the slots of a TaskManager use, slot i taking {@code
+     *     deviceIds[i % n]}; empty: every device detected
+     * @param memoryLimitBytes the CUDA provider's arena limit per session; 0: none
+     * @param arenaStrategy kNextPowerOfTwo or kSameAsRequested
+     */
+    public record Gpu(
+            java.util.List<Integer> deviceIds, long memoryLimitBytes, String arenaStrategy)
+            implements Serializable {
+        public static final Gpu DEFAULTS = new Gpu(java.util.List.of(), 0, "kNextPowerOfTwo");
+
+        public Gpu {
+            deviceIds = java.util.List.copyOf(deviceIds);
+        }
+
+        /** The CUDA device of slot {@code slot}, given how many devices the TaskManager has. */
+        public int deviceFor(int slot, int devicesSeen) {
+            if (!deviceIds.isEmpty()) {
+                return deviceIds.get(slot % deviceIds.size());
+            }
+            return devicesSeen <= 0 ? 0 : slot % devicesSeen;
+        }
+    }
 
     public static final String STANDARD = "standard";
     public static final String STRICT = "strict";
@@ -89,7 +115,8 @@ public record ExecutionSettings(
                 0.15,
                 -1,
                 STANDARD,
-                Map.of());
+                Map.of(),
+                Gpu.DEFAULTS);
     }
 
     private static void checkMode(String mode) {
@@ -118,7 +145,8 @@ public record ExecutionSettings(
                 pruneBelowFreeRatio,
                 injectedFreeRatio,
                 complianceMode,
-                tenantCompliance);
+                tenantCompliance,
+                gpu);
     }
 
     public ExecutionSettings withMemory(double pruneBelow, double injected) {
@@ -131,7 +159,8 @@ public record ExecutionSettings(
                 pruneBelow,
                 injected,
                 complianceMode,
-                tenantCompliance);
+                tenantCompliance,
+                gpu);
     }
 
     public ExecutionSettings withCompliance(String mode, Map<String, String> tenants) {
@@ -144,6 +173,21 @@ public record ExecutionSettings(
                 pruneBelowFreeRatio,
                 injectedFreeRatio,
                 mode,
-                tenants);
+                tenants,
+                gpu);
+    }
+
+    public ExecutionSettings withGpu(Gpu settings) {
+        return new ExecutionSettings(
+                batchSize,
+                maxQueueDelayMillis,
+                mainPathTimeoutMillis,
+                failMainEveryNthBatch,
+                failFallback,
+                pruneBelowFreeRatio,
+                injectedFreeRatio,
+                complianceMode,
+                tenantCompliance,
+                settings);
     }
 }

@@ -184,11 +184,25 @@ public class GraphExecutorFunction
             LOG.warn("Graphs run on the CPU: {}", device.reason());
         }
         use(contracts.initial());
-        encoders = new EncoderPool(intraOpThreads);
+        io.zerolayer.gpu.ExecutionDevice cuda = null;
+        if (device.value().equals("cuda")) {
+            long gpus = hardware.devices().stream().filter(d -> d.isGpu()).count();
+            int slot = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            cuda =
+                    io.zerolayer.gpu.ExecutionDevice.cuda(
+                            execution.gpu().deviceFor(slot, (int) gpus),
+                            execution.gpu().memoryLimitBytes(),
+                            execution.gpu().arenaStrategy());
+            LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
+        }
+        encoders = new EncoderPool(intraOpThreads, cuda);
         // Warm start: open every model's session now, so the first request of a graph pays only
         // for compiling it (graph_compile_time_ms), not for loading weights.
         for (EncoderModel model : EncoderModel.values()) {
             encoders.get(model);
+        }
+        if (cuda != null) {
+            encoders.get(EncoderModel.MINILM_L6_V2_FP32, "cuda"); // what CUDA plans choose
         }
         warmGraphs = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
         descriptorCodec = SingleObjectCodec.of(ExecutionGraph.class);
