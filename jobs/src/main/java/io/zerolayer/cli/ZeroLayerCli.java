@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             StatusCommand.class,
             CalibrateCommand.class,
+            DeviceCheckCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {
