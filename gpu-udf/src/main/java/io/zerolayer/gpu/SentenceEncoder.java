@@ -10,7 +10,6 @@ import ai.onnxruntime.OrtSession;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -318,16 +317,29 @@ public final class SentenceEncoder implements AutoCloseable {
         }
     }
 
-    private float[] run(TokenBatch batch, OrtSession.RunOptions options) {
+    /** Off-heap (pinned on CUDA) input buffers, reused from run to run under {@code this}. */
+    private HostInputBuffers inputBuffers;
+
+    /** {@code pinned} or {@code direct}: where this encoder's inputs are written. */
+    public synchronized String inputMemory() {
+        return buffers().kind();
+    }
+
+    private HostInputBuffers buffers() {
+        if (inputBuffers == null) {
+            inputBuffers = HostInputBuffers.create(device.startsWith("cuda"));
+        }
+        return inputBuffers;
+    }
+
+    private synchronized float[] run(TokenBatch batch, OrtSession.RunOptions options) {
         long[] shape = {batch.batchSize(), batch.seqLen()};
-        try (OnnxTensor ids =
-                        OnnxTensor.createTensor(env, LongBuffer.wrap(batch.inputIds()), shape);
+        HostInputBuffers in = buffers();
+        try (OnnxTensor ids = OnnxTensor.createTensor(env, in.fill(0, batch.inputIds()), shape);
                 OnnxTensor mask =
-                        OnnxTensor.createTensor(
-                                env, LongBuffer.wrap(batch.attentionMask()), shape);
+                        OnnxTensor.createTensor(env, in.fill(1, batch.attentionMask()), shape);
                 OnnxTensor types =
-                        OnnxTensor.createTensor(
-                                env, LongBuffer.wrap(batch.tokenTypeIds()), shape)) {
+                        OnnxTensor.createTensor(env, in.fill(2, batch.tokenTypeIds()), shape)) {
             Map<String, OnnxTensor> inputs =
                     wantsTokenTypes
                             ? Map.of(
@@ -440,6 +452,12 @@ public final class SentenceEncoder implements AutoCloseable {
             LOG.warn("Closing ONNX session {} failed", model.id(), e);
         }
         tokenizer.close();
+        synchronized (this) {
+            if (inputBuffers != null) {
+                inputBuffers.close(); // pinned memory is not the garbage collector's
+                inputBuffers = null;
+            }
+        }
     }
 
     private static byte[] readResource(EncoderModel model, String resource) {
