@@ -398,4 +398,42 @@ public final class CostEstimator {
                                 + " across batches")
                 : new Choice("longest", "CPU: pad to the longest sequence of the batch");
     }
+
+    /** Java's scalar dot-product loops: about a GFLOP/s on one core. */
+    static final double CPU_DOT_FLOPS = 1e9;
+
+    /**
+     * Where a summary's n × n sentence similarities run: cuBLAS when the plan runs on CUDA and one
+     * SGEMM plus its copies beats the CPU's loops for the workload's sentences.
+     */
+    public Choice similarity(Workload w) {
+        int n = Math.max(1, w.sequences() - w.querySequences());
+        double flops = 2.0 * n * n * EncoderModel.HIDDEN_SIZE;
+        double cpu = flops / CPU_DOT_FLOPS * 1e6;
+        if (!onGpu()) {
+            return new Choice(
+                    "cpu",
+                    String.format(
+                            Locale.ROOT,
+                            "%d sentences, %.2f ms of dot products on the CPU",
+                            n,
+                            cpu / 1e3));
+        }
+        double bytes =
+                (double) n * EncoderModel.HIDDEN_SIZE * Float.BYTES + (double) n * n * Float.BYTES;
+        double gpu =
+                profile.launchOverheadMicros()
+                        + (profile.pcieBandwidthBytesPerSec() > 0
+                                ? bytes / profile.pcieBandwidthBytesPerSec() * 1e6
+                                : 0);
+        String figures =
+                String.format(
+                        Locale.ROOT,
+                        "%d sentences: %.2f ms of dot products on the CPU, %.2f ms on cuBLAS with"
+                                + " copies",
+                        n,
+                        cpu / 1e3,
+                        gpu / 1e3);
+        return gpu < cpu ? new Choice("cublas", figures) : new Choice("cpu", figures);
+    }
 }

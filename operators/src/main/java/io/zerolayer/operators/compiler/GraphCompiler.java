@@ -234,6 +234,11 @@ public final class GraphCompiler {
         Map<String, String> decode = new LinkedHashMap<>();
         decode.put("task", task);
         decode.put("decoder", decoder);
+        if (decoder.equals("summarize")) {
+            CostEstimator.Choice similarity = estimator.similarity(workload);
+            decode.put("similarity", similarity.value());
+            decode.put("similarity.reason", similarity.reason());
+        }
         decode.putAll(estimator.host("decode/" + decoder, documentTokens, 1));
         String decodeId = "decode/" + task;
         nodes.add(new PlanNode(decodeId, "decode", null, List.of("pool"), decode));
@@ -303,6 +308,14 @@ public final class GraphCompiler {
                 node =
                         new PlanNode(
                                 node.nodeId(), node.kind(), node.model(), inputs, node.params());
+            }
+            if (node.kind().equals("decode") && "cublas".equals(node.params().get("similarity"))) {
+                Map<String, String> decode = new LinkedHashMap<>(node.params());
+                decode.put("similarity", "cpu");
+                decode.put("similarity.reason", "fallback: everything on the CPU");
+                node =
+                        new PlanNode(
+                                node.nodeId(), node.kind(), node.model(), node.inputs(), decode);
             }
             if (!node.kind().equals("encode")) {
                 fallback.add(node);

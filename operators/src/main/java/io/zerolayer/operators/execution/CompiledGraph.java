@@ -49,6 +49,11 @@ public final class CompiledGraph {
                             Integer.parseInt(chunk.params().get("stride"))));
         }
         this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
+        io.zerolayer.gpu.CublasSimilarity cublas =
+                "cublas".equals(decodeNode.params().get("similarity"))
+                        ? encoders.similarity()
+                        : null;
+        this.gram = cublas == null ? null : cublas::gram;
         boolean afterDecode = false;
         for (PlanNode node : plan.nodes()) {
             if (afterDecode) {
@@ -64,6 +69,10 @@ public final class CompiledGraph {
     }
 
     private final CompiledGraph fallback;
+
+    /** The similarity products on cuBLAS where the plan chose so and the slot can; else null. */
+    private final java.util.function.UnaryOperator<float[][]> gram;
+
     private final List<PlanNode> postNodes = new ArrayList<>();
     private final List<io.zerolayer.operators.tasks.PostDecodeNode> postImpls = new ArrayList<>();
 
@@ -393,7 +402,8 @@ public final class CompiledGraph {
                                 chunkVectors,
                                 p.queries,
                                 queryVectors,
-                                encoder.model().id()),
+                                encoder.model().id(),
+                                gram),
                         plan.outputFormat());
         p.runs.add(
                 timer.run(decodeNode.nodeId(), "decode", null, chunks, null, result.flops(), null));

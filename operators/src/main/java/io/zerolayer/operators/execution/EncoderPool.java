@@ -46,6 +46,30 @@ public final class EncoderPool implements AutoCloseable {
                 k -> SentenceEncoder.open(model, intraOpThreads, target));
     }
 
+    private io.zerolayer.gpu.CublasSimilarity cublas;
+    private boolean cublasTried;
+
+    /**
+     * cuBLAS on the slot's CUDA device for plans that put similarities there; null (with one WARN)
+     * where the slot has no CUDA device or cuBLAS cannot load: those plans use the CPU loops.
+     */
+    public synchronized io.zerolayer.gpu.CublasSimilarity similarity() {
+        if (!cublasTried) {
+            cublasTried = true;
+            cublas =
+                    cuda == null
+                            ? null
+                            : io.zerolayer.gpu.CublasSimilarity.tryCreate(cuda.deviceId());
+            if (cublas == null) {
+                org.slf4j.LoggerFactory.getLogger(EncoderPool.class)
+                        .warn(
+                                "Similarities planned for cuBLAS run on the CPU: no usable CUDA"
+                                        + " device");
+            }
+        }
+        return cublas;
+    }
+
     public synchronized int openSessions() {
         return sessions.size();
     }
@@ -54,5 +78,9 @@ public final class EncoderPool implements AutoCloseable {
     public synchronized void close() {
         sessions.values().forEach(SentenceEncoder::close);
         sessions.clear();
+        if (cublas != null) {
+            cublas.close();
+            cublas = null;
+        }
     }
 }

@@ -20,11 +20,22 @@ final class ExtractiveSummary implements DocumentTask {
         int n = in.chunks().size();
         int k = Math.min(n, sentences(in));
         double[] centrality = new double[n];
-        for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) {
-                double s = SentenceEncoder.cosine(in.chunkVectors()[i], in.chunkVectors()[j]);
-                centrality[i] += s;
-                centrality[j] += s;
+        if (in.gram() != null) { // the plan put the n x n products on the GPU (cuBLAS)
+            float[][] g = in.gram().apply(in.chunkVectors());
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (j != i) {
+                        centrality[i] += g[i][j];
+                    }
+                }
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                for (int j = i + 1; j < n; j++) {
+                    double s = SentenceEncoder.cosine(in.chunkVectors()[i], in.chunkVectors()[j]);
+                    centrality[i] += s;
+                    centrality[j] += s;
+                }
             }
         }
         List<Integer> picked =

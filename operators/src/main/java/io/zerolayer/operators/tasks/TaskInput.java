@@ -14,4 +14,17 @@ public record TaskInput(
         float[][] chunkVectors,
         List<String> queries,
         float[][] queryVectors,
-        String model) {}
+        String model,
+        java.util.function.UnaryOperator<float[][]> gram) {
+
+    /** Similarity products on the CPU, in the decoders' own loops. */
+    public TaskInput(
+            DocumentContent content,
+            List<Chunk> chunks,
+            float[][] chunkVectors,
+            List<String> queries,
+            float[][] queryVectors,
+            String model) {
+        this(content, chunks, chunkVectors, queries, queryVectors, model, null);
+    }
+}

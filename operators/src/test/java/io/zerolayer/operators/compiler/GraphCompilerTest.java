@@ -258,6 +258,20 @@ class GraphCompilerTest {
                         .node("encode");
         assertThat(Integer.parseInt(ticket.params().get("batch-size"))).isGreaterThan(8);
 
+        // 62 sentences of similarities: one SGEMM beats 2.9 ms of CPU loops; not in the fallback
+        PlanNode decode = onCuda.node("decode");
+        assertThat(decode.params()).containsEntry("similarity", "cublas");
+        assertThat(decode.params().get("similarity.reason")).contains("62 sentences");
+        assertThat(onCuda.fallbackNodes())
+                .filteredOn(n -> n.kind().equals("decode"))
+                .allSatisfy(n -> assertThat(n.params()).containsEntry("similarity", "cpu"));
+        assertThat(
+                        new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                                .compile(classifier.classify("<task:summarize>Short ticket."))
+                                .node("decode")
+                                .params())
+                .containsEntry("similarity", "cpu"); // one sentence: not worth a launch
+
         PlanNode cpuOnly =
                 new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", false))
                         .compile(classifier.classify("<task:summarize>" + LONG_DOC))
