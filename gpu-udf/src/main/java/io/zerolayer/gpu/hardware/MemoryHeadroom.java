@@ -31,12 +31,68 @@ public interface MemoryHeadroom {
             }
 
             @Override
+            public long[] bytes() {
+                Runtime rt = Runtime.getRuntime();
+                long used = rt.totalMemory() - rt.freeMemory();
+                return new long[] {rt.maxMemory() - used, rt.maxMemory()};
+            }
+
+            @Override
             public String describe() {
                 return String.format(
                         Locale.ROOT,
                         "heap %.0f%% free, system memory %.0f%% available",
                         100 * heapFree(),
                         100 * systemFree(meminfo));
+            }
+        };
+    }
+
+    /** Free bytes and total bytes, where known (-1 otherwise). */
+    default long[] bytes() {
+        return new long[] {-1, -1};
+    }
+
+    /**
+     * The free share of CUDA device {@code device} ({@code cudaMemGetInfo}), or the CPU's headroom
+     * where the CUDA runtime cannot be loaded.
+     */
+    static MemoryHeadroom cuda(int device) {
+        try {
+            org.bytedeco.javacpp.Loader.load(org.bytedeco.cuda.global.cudart.class);
+        } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError
+            return cpu();
+        }
+        return new MemoryHeadroom() {
+            @Override
+            public double freeRatio() {
+                long[] b = bytes();
+                return b[1] > 0 ? (double) b[0] / b[1] : 1.0;
+            }
+
+            @Override
+            public long[] bytes() {
+                try (org.bytedeco.javacpp.SizeTPointer free =
+                                new org.bytedeco.javacpp.SizeTPointer(1);
+                        org.bytedeco.javacpp.SizeTPointer total =
+                                new org.bytedeco.javacpp.SizeTPointer(1)) {
+                    if (org.bytedeco.cuda.global.cudart.cudaSetDevice(device) != 0
+                            || org.bytedeco.cuda.global.cudart.cudaMemGetInfo(free, total) != 0) {
+                        return new long[] {-1, -1};
+                    }
+                    return new long[] {free.get(), total.get()};
+                }
+            }
+
+            @Override
+            public String describe() {
+                long[] b = bytes();
+                return String.format(
+                        Locale.ROOT,
+                        "cuda:%d %.1f of %.1f GiB free",
+                        device,
+                        b[0] / 1073741824.0,
+                        b[1] / 1073741824.0);
             }
         };
     }

@@ -107,6 +107,8 @@ public class GraphExecutorFunction
     private transient Counter fallbacks;
     private transient Counter pruned;
     private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
+    private transient io.zerolayer.gpu.ExecutionDevice slotCuda;
+    private transient java.util.Map<String, Histogram> nodeMicros;
     private transient java.util.Map<String, Counter> fidelityCounters;
 
     private transient String hardwareProfile;
@@ -195,6 +197,7 @@ public class GraphExecutorFunction
                             execution.gpu().arenaStrategy());
             LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
         }
+        slotCuda = cuda;
         encoders = new EncoderPool(intraOpThreads, cuda);
         // Warm start: open every model's session now, so the first request of a graph pays only
         // for compiling it (graph_compile_time_ms), not for loading weights.
@@ -230,8 +233,33 @@ public class GraphExecutorFunction
                 execution.injectedFreeRatio() >= 0
                         ? io.zerolayer.gpu.hardware.MemoryHeadroom.fixed(
                                 execution.injectedFreeRatio())
-                        : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
+                        : slotCuda != null
+                                ? io.zerolayer.gpu.hardware.MemoryHeadroom.cuda(slotCuda.deviceId())
+                                : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
         metrics.gauge("memory_free_ratio", () -> headroom.freeRatio());
+        metrics.gauge("memory_free_bytes", () -> headroom.bytes()[0]);
+        metrics.gauge(
+                "memory_used_bytes",
+                () -> {
+                    long[] b = headroom.bytes();
+                    return b[1] < 0 ? -1 : b[1] - b[0];
+                });
+        nodeMicros = new java.util.HashMap<>();
+        for (String kind :
+                List.of(
+                        "tokenize",
+                        "chunk",
+                        "encode",
+                        "pool",
+                        "decode",
+                        "evidence",
+                        "redact",
+                        "audit")) {
+            nodeMicros.put(
+                    kind,
+                    metrics.addGroup("node", kind)
+                            .histogram("node_time_us", new DescriptiveStatisticsHistogram(1000)));
+        }
         fidelityCounters = new java.util.HashMap<>();
         for (String f : List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED")) {
             fidelityCounters.put(f, metrics.addGroup("fidelity", f).counter("responses_total"));
@@ -795,6 +823,10 @@ public class GraphExecutorFunction
             boolean fallback) {
         String graphId = graph.plan().graphId();
         for (NodeRun node : run.nodeRuns()) {
+            Histogram h = nodeMicros.get(node.kind());
+            if (h != null) {
+                h.update(node.durationNanos() / 1_000);
+            }
             ctx.output(
                     COST_RECORDS,
                     KernelCostRecord.newBuilder()
