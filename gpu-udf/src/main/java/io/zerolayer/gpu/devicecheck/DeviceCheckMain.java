@@ -1,17 +1,11 @@
 package io.zerolayer.gpu.devicecheck;
 
-import static org.bytedeco.cuda.global.cublas.CUBLAS_OP_N;
-import static org.bytedeco.cuda.global.cublas.CUBLAS_OP_T;
-import static org.bytedeco.cuda.global.cublas.cublasCreate_v2;
-import static org.bytedeco.cuda.global.cublas.cublasDestroy_v2;
-import static org.bytedeco.cuda.global.cublas.cublasSgemm_v2;
 import static org.bytedeco.cuda.global.cudart.cudaDeviceSynchronize;
 import static org.bytedeco.cuda.global.cudart.cudaFree;
 import static org.bytedeco.cuda.global.cudart.cudaFreeHost;
 import static org.bytedeco.cuda.global.cudart.cudaHostAlloc;
 import static org.bytedeco.cuda.global.cudart.cudaMalloc;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpy;
-import static org.bytedeco.cuda.global.cudart.cudaMemcpyDeviceToHost;
 import static org.bytedeco.cuda.global.cudart.cudaMemcpyHostToDevice;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,13 +20,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import org.bytedeco.cuda.cublas.cublasContext;
-import org.bytedeco.cuda.global.cublas;
 import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
-import org.bytedeco.javacpp.PointerPointer;
 
 /**
  * The JavaCPP half of the GPU device check ({@code gpu-udf/device-check/run.sh}), for a GPU host
@@ -94,6 +83,10 @@ public final class DeviceCheckMain {
                         : plan.path("profiles").path(profile.id()));
         System.out.println("hardware profile: " + profile.id());
         report.set("pinned", copies());
+        try (io.zerolayer.gpu.HostInputBuffers inputs =
+                io.zerolayer.gpu.HostInputBuffers.create(true)) {
+            report.put("encoder-input-memory", inputs.kind()); // pinned where CUDA works
+        }
         report.set("cublas", similarityOnCublas());
         return report;
     }
@@ -136,26 +129,38 @@ public final class DeviceCheckMain {
     }
 
     /**
-     * The similarity stage as a Gram matrix G = V Vᵀ of n unit vectors of 384 floats, on cuBLAS
-     * (SGEMM, copies included) and on the CPU; returns both times and the largest difference.
+     * The similarity stage as the pipeline runs it ({@link io.zerolayer.gpu.CublasSimilarity}, one
+     * SGEMM with its copies) against the same Gram matrix on the CPU: both times and the largest
+     * difference, for n unit vectors of 384 floats.
      */
     static ObjectNode similarityOnCublas() {
-        Loader.load(cublas.class);
         int h = 384;
         ObjectNode out = JSON.createObjectNode();
+        io.zerolayer.gpu.CublasSimilarity similarity =
+                io.zerolayer.gpu.CublasSimilarity.tryCreate(0);
+        if (similarity == null) {
+            out.put("error", "cuBLAS could not be loaded");
+            return out;
+        }
         ArrayNode sizes = out.putArray("sizes");
         for (int n : new int[] {256, 1024, 4096}) {
             float[] v = vectors(n, h);
             long cpuStart = System.nanoTime();
             float[] cpu = gramOnCpu(v, n, h);
             long cpuNanos = System.nanoTime() - cpuStart;
-            gramOnCublas(v, n, h); // warm-up: handle, kernels
+            float[][] rows = new float[n][h];
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(v, i * h, rows[i], 0, h);
+            }
+            similarity.gram(rows); // warm-up: kernels, allocations
             long gpuStart = System.nanoTime();
-            float[] gpu = gramOnCublas(v, n, h);
+            float[][] gpu = similarity.gram(rows);
             long gpuNanos = System.nanoTime() - gpuStart;
             double maxDiff = 0;
-            for (int i = 0; i < cpu.length; i++) {
-                maxDiff = Math.max(maxDiff, Math.abs(cpu[i] - gpu[i]));
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    maxDiff = Math.max(maxDiff, Math.abs(cpu[i * n + j] - gpu[i][j]));
+                }
             }
             sizes.addObject()
                     .put("n", n)
@@ -172,6 +177,7 @@ public final class DeviceCheckMain {
                     gpuNanos / 1e6,
                     maxDiff);
         }
+        similarity.close();
         return out;
     }
 
@@ -206,63 +212,9 @@ public final class DeviceCheckMain {
         return g;
     }
 
-    /**
-     * G = V Vᵀ on cuBLAS. V is row-major n×h, which cuBLAS (column-major) sees as Vᵀ (h×n), so G =
-     * (Vᵀ)ᵀ (Vᵀ): SGEMM with the first operand transposed; G is symmetric, so its layout does not
-     * matter.
-     */
-    static float[] gramOnCublas(float[] v, int n, int h) {
-        try (cublasContext handle = new cublasContext();
-                FloatPointer hostV = new FloatPointer(v);
-                FloatPointer hostG = new FloatPointer((long) n * n);
-                FloatPointer alpha = new FloatPointer(1f);
-                FloatPointer beta = new FloatPointer(0f)) {
-            check(cublasCreate_v2(handle), "cublasCreate");
-            Pointer dv = new Pointer();
-            Pointer dg = new Pointer();
-            try {
-                check(cudaMalloc(dv, (long) n * h * Float.BYTES), "cudaMalloc");
-                check(cudaMalloc(dg, (long) n * n * Float.BYTES), "cudaMalloc");
-                check(
-                        cudaMemcpy(dv, hostV, (long) n * h * Float.BYTES, cudaMemcpyHostToDevice),
-                        "cudaMemcpy");
-                check(
-                        cublasSgemm_v2(
-                                handle,
-                                CUBLAS_OP_T,
-                                CUBLAS_OP_N,
-                                n,
-                                n,
-                                h,
-                                alpha,
-                                new FloatPointer(dv),
-                                h,
-                                new FloatPointer(dv),
-                                h,
-                                beta,
-                                new FloatPointer(dg),
-                                n),
-                        "cublasSgemm");
-                check(
-                        cudaMemcpy(hostG, dg, (long) n * n * Float.BYTES, cudaMemcpyDeviceToHost),
-                        "cudaMemcpy");
-            } finally {
-                cudaFree(dv);
-                cudaFree(dg);
-                cublasDestroy_v2(handle);
-            }
-            float[] g = new float[n * n];
-            hostG.get(g);
-            return g;
-        }
-    }
-
     private static void check(int status, String call) {
         if (status != 0) {
             throw new IllegalStateException(call + " failed with status " + status);
         }
     }
-
-    @SuppressWarnings("unused")
-    private static final Class<?> KEEP = PointerPointer.class;
 }
