@@ -347,11 +347,12 @@ public final class CompiledGraph {
             batchTokens += batch.realTokens();
             sequences += slice.size();
         }
-        for (Prepared p : prepared) {
-            double share =
-                    batchTokens == 0
-                            ? 1.0 / prepared.size()
-                            : (double) p.encodeTokens / batchTokens;
+        // the batch's time is split by tokens, in whole nanoseconds that add up exactly
+        long[] weights = prepared.stream().mapToLong(p -> p.encodeTokens).toArray();
+        long[] encodeShares = Attribution.largestRemainder(encodeNanos, weights);
+        long[] poolShares = Attribution.largestRemainder(poolNanos, weights);
+        for (int i = 0; i < prepared.size(); i++) {
+            Prepared p = prepared.get(i);
             int items = p.sequences.size();
             p.runs.add(
                     new NodeRun(
@@ -359,7 +360,7 @@ public final class CompiledGraph {
                             "encode",
                             encoder.model().id(),
                             startedAt,
-                            Math.round(encodeNanos * share),
+                            encodeShares[i],
                             items,
                             p.encodeTokens,
                             p.encodeFlops,
@@ -372,20 +373,28 @@ public final class CompiledGraph {
                             "pool",
                             null,
                             startedAt,
-                            Math.round(poolNanos * share),
+                            poolShares[i],
                             items,
                             p.poolTokens,
                             poolFlops,
                             (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES));
         }
-        lastBatchSequences = sequences;
+        lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
     }
 
-    private int lastBatchSequences;
+    /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
+    public record BatchTotals(int sequences, long tokens, long encodeNanos, long poolNanos) {}
+
+    private BatchTotals lastBatch = new BatchTotals(0, 0, 0, 0);
+
+    /** The last batch's totals, which its requests' encode and pool records add up to. */
+    public BatchTotals lastBatch() {
+        return lastBatch;
+    }
 
     /** Sequences the last batch encoded, for metrics. */
     public int lastBatchSequences() {
-        return lastBatchSequences;
+        return lastBatch.sequences();
     }
 
     /** decode/&lt;task&gt; for one request. */

@@ -194,6 +194,19 @@ class CompiledGraphTest {
                                         .parsed())));
         List<CompiledGraph.BatchOutcome> outcomes = graph.executeBatch(inputs);
         int batchSequences = graph.lastBatchSequences();
+        CompiledGraph.BatchTotals totals = graph.lastBatch();
+        // the requests' shares of the batch's encode and pool time add up to it exactly
+        for (String kind : List.of("encode", "pool")) {
+            long sum =
+                    outcomes.stream()
+                            .filter(o -> o.run() != null)
+                            .flatMap(o -> o.run().nodeRuns().stream())
+                            .filter(r -> r.kind().equals(kind))
+                            .mapToLong(NodeRun::durationNanos)
+                            .sum();
+            assertThat(sum)
+                    .isEqualTo(kind.equals("encode") ? totals.encodeNanos() : totals.poolNanos());
+        }
         assertThat(outcomes).hasSize(4);
         for (int i = 0; i < questions.size(); i++) {
             GraphRun batched = outcomes.get(i).run();
