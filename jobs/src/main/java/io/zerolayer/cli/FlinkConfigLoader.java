@@ -29,7 +29,8 @@ final class FlinkConfigLoader {
                     new String[] {
                         "zerolayer.precompile.file",
                         "zerolayer.contracts.file",
-                        "zerolayer.hardware-profiles.file"
+                        "zerolayer.hardware-profiles.file",
+                        "zerolayer.prices.file"
                     }) {
                 String value = conf.toMap().get(key);
                 if (value != null && !Path.of(value).isAbsolute()) {

@@ -286,6 +286,15 @@ public final class PipelineOptions {
                             "How the CUDA provider's arena grows: kNextPowerOfTwo or"
                                     + " kSameAsRequested.");
 
+    public static final ConfigOption<String> PRICES_FILE =
+            ConfigOptions.key("zerolayer.prices.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "prices.yaml: what kernel cost records are billed at (read when the"
+                                    + " job is built; relative to the config folder). Default:"
+                                    + " the built-in flink-conf/prices.yaml.");
+
     /** The executor's batching, time limit and fault-injection settings. */
     public static io.zerolayer.operators.flink.ExecutionSettings execution(
             org.apache.flink.configuration.Configuration conf) {

@@ -4,6 +4,7 @@ import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.flink.ControlCommandDeserializationSchema;
@@ -135,21 +136,25 @@ public final class StreamingJob {
                         .connect(control)
                         .process(
                                 new GraphExecutorFunction(
-                                        contracts,
-                                        contractsFile,
-                                        hardwareProfile,
-                                        extraProfiles,
-                                        new WarmGraphCache.Bounds(
-                                                conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
-                                                conf.get(PipelineOptions.GRAPH_CACHE_SIZE)
-                                                        .getBytes(),
-                                                conf.get(PipelineOptions.GRAPH_CACHE_TTL)
-                                                        .toMillis()),
-                                        conf.get(PipelineOptions.INTRA_OP_THREADS),
-                                        precompile(conf),
-                                        new GraphDescriptors(
-                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC)),
-                                        PipelineOptions.execution(conf)))
+                                                contracts,
+                                                contractsFile,
+                                                hardwareProfile,
+                                                extraProfiles,
+                                                new WarmGraphCache.Bounds(
+                                                        conf.get(
+                                                                PipelineOptions
+                                                                        .GRAPH_CACHE_CAPACITY),
+                                                        conf.get(PipelineOptions.GRAPH_CACHE_SIZE)
+                                                                .getBytes(),
+                                                        conf.get(PipelineOptions.GRAPH_CACHE_TTL)
+                                                                .toMillis()),
+                                                conf.get(PipelineOptions.INTRA_OP_THREADS),
+                                                precompile(conf),
+                                                new GraphDescriptors(
+                                                        bootstrap,
+                                                        conf.get(PipelineOptions.GRAPHS_TOPIC)),
+                                                PipelineOptions.execution(conf))
+                                        .withPrices(prices(conf)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
@@ -254,6 +259,13 @@ public final class StreamingJob {
                             }
                         })
                 .orElse(PrecompileList.NONE);
+    }
+
+    /** The price sheet cost records are billed at: the configured one or the built-in. */
+    public static PriceSheet prices(Configuration conf) {
+        return conf.getOptional(PipelineOptions.PRICES_FILE)
+                .map(file -> PriceSheet.load(Path.of(file)))
+                .orElseGet(PriceSheet::builtIn);
     }
 
     /** The task contracts the job checks requests against. */

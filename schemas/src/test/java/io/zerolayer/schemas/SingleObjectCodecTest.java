@@ -169,4 +169,37 @@ class SingleObjectCodecTest {
         assertThat(read.getGraphId()).isEqualTo("g2");
         assertThat(read.getFallbackNodes()).isEmpty();
     }
+
+    @Test
+    void aCostRecordFromBeforePriceSheetsIsRead() throws IOException {
+        Schema v1;
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/KernelCostRecord-v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        GenericRecord old = new GenericData.Record(v1);
+        for (String f :
+                new String[] {
+                    "recordId",
+                    "requestId",
+                    "tenantId",
+                    "graphId",
+                    "nodeId",
+                    "kernel",
+                    "device",
+                    "hardwareProfile"
+                }) {
+            old.put(f, "x");
+        }
+        old.put("startedAt", 0L);
+        old.put("durationNanos", 5L);
+        old.put("batchSize", 3);
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old).array();
+        KernelCostRecord read = SingleObjectCodec.of(KernelCostRecord.class).decode(bytes);
+        assertThat(read.getDurationNanos()).isEqualTo(5L);
+        assertThat(read.getDeviceTimeNanoUsd()).isZero();
+        assertThat(read.getPriceSheetVersion()).isEmpty();
+        assertThat(read.getRequestItems()).isZero();
+    }
 }

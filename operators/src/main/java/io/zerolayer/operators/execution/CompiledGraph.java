@@ -6,6 +6,7 @@ import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.PlanNode;
+import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.DocumentContent.TextRun;
@@ -32,6 +33,30 @@ public final class CompiledGraph {
     private final PlanNode decodeNode;
 
     public CompiledGraph(ExecutionPlan plan, EncoderPool encoders) {
+        this(plan, encoders, BUILT_IN_PRICES.get());
+    }
+
+    private static final java.util.function.Supplier<PriceSheet> BUILT_IN_PRICES =
+            new java.util.function.Supplier<>() {
+                private volatile PriceSheet sheet;
+
+                @Override
+                public PriceSheet get() {
+                    if (sheet == null) {
+                        sheet = PriceSheet.builtIn();
+                    }
+                    return sheet;
+                }
+            };
+
+    /**
+     * @param prices the price sheet its cost records are billed at, for the plan's hardware profile
+     */
+    public CompiledGraph(ExecutionPlan plan, EncoderPool encoders, PriceSheet prices) {
+        this.prices = prices;
+        String hardware = plan.identity().hardwareProfile();
+        this.priceProfile =
+                hardware.contains("@") ? hardware.substring(0, hardware.indexOf('@')) : hardware;
         this.plan = plan;
         this.encodeNode = plan.node("encode");
         this.poolNode = plan.node("pool");
@@ -65,10 +90,17 @@ public final class CompiledGraph {
         this.fallback =
                 plan.fallbackNodes().isEmpty()
                         ? null
-                        : new CompiledGraph(plan.fallback(), encoders);
+                        : new CompiledGraph(plan.fallback(), encoders, prices);
     }
 
     private final CompiledGraph fallback;
+    private final PriceSheet prices;
+    private final String priceProfile;
+
+    /** The price sheet this graph's runs are billed at. */
+    public PriceSheet prices() {
+        return prices;
+    }
 
     /** The similarity products on cuBLAS where the plan chose so and the slot can; else null. */
     private final java.util.function.UnaryOperator<float[][]> gram;
@@ -351,6 +383,38 @@ public final class CompiledGraph {
         long[] weights = prepared.stream().mapToLong(p -> p.encodeTokens).toArray();
         long[] encodeShares = Attribution.largestRemainder(encodeNanos, weights);
         long[] poolShares = Attribution.largestRemainder(poolNanos, weights);
+        boolean onGpu = encoder.device().startsWith("cuda");
+        long encodeFlops = prepared.stream().mapToLong(p -> p.encodeFlops).sum();
+        long encodeBytes = prepared.stream().mapToLong(p -> p.encodeBytes).sum();
+        long poolFlopsTotal = 0;
+        long poolBytesTotal = 0;
+        for (Prepared p : prepared) {
+            poolFlopsTotal +=
+                    p.poolTokens * EncoderModel.HIDDEN_SIZE
+                            + 4L * p.sequences.size() * EncoderModel.HIDDEN_SIZE;
+            poolBytesTotal += (long) p.sequences.size() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+        }
+        // the batch is billed once, then its bill split by tokens so the shares add up exactly
+        PriceSheet.Money[] encodeBills =
+                split(
+                        prices.bill(
+                                priceProfile,
+                                encoder.model().precision(),
+                                encodeFlops,
+                                encodeBytes,
+                                onGpu ? encodeBytes : null,
+                                encodeNanos),
+                        weights);
+        PriceSheet.Money[] poolBills =
+                split(
+                        prices.bill(
+                                priceProfile,
+                                "fp32",
+                                poolFlopsTotal,
+                                poolBytesTotal,
+                                null,
+                                poolNanos),
+                        weights);
         for (int i = 0; i < prepared.size(); i++) {
             Prepared p = prepared.get(i);
             int items = p.sequences.size();
@@ -364,7 +428,10 @@ public final class CompiledGraph {
                             items,
                             p.encodeTokens,
                             p.encodeFlops,
-                            p.encodeBytes));
+                            p.encodeBytes,
+                            onGpu ? p.encodeBytes : null,
+                            sequences,
+                            encodeBills[i]));
             long poolFlops =
                     p.poolTokens * EncoderModel.HIDDEN_SIZE + 4L * items * EncoderModel.HIDDEN_SIZE;
             p.runs.add(
@@ -377,9 +444,25 @@ public final class CompiledGraph {
                             items,
                             p.poolTokens,
                             poolFlops,
-                            (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES));
+                            (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES,
+                            null,
+                            sequences,
+                            poolBills[i]));
         }
         lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
+    }
+
+    /** Each money component split by {@link Attribution#largestRemainder}. */
+    private static PriceSheet.Money[] split(PriceSheet.Money total, long[] weights) {
+        long[] compute = Attribution.largestRemainder(total.compute(), weights);
+        long[] memory = Attribution.largestRemainder(total.memory(), weights);
+        long[] pcie = Attribution.largestRemainder(total.pcie(), weights);
+        long[] time = Attribution.largestRemainder(total.deviceTime(), weights);
+        PriceSheet.Money[] out = new PriceSheet.Money[weights.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new PriceSheet.Money(compute[i], memory[i], pcie[i], time[i]);
+        }
+        return out;
     }
 
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
@@ -453,7 +536,22 @@ public final class CompiledGraph {
             p.runs.add(
                     timer.run(node.nodeId(), node.kind(), null, chunks, null, post.flops(), null));
         }
-        return new GraphRun(output, List.copyOf(p.runs), List.copyOf(pruned), annotations);
+        List<NodeRun> billed = new ArrayList<>(p.runs.size());
+        for (NodeRun r : p.runs) {
+            boolean batchNode = r.kind().equals("encode") || r.kind().equals("pool");
+            billed.add(
+                    batchNode
+                            ? r
+                            : r.billed(
+                                    prices.bill(
+                                            priceProfile,
+                                            "fp32",
+                                            r.flops(),
+                                            r.memoryBytes(),
+                                            r.pcieBytes(),
+                                            r.durationNanos())));
+        }
+        return new GraphRun(output, List.copyOf(billed), List.copyOf(pruned), annotations);
     }
 
     private static final class Timer {

@@ -22,6 +22,11 @@ public record GraphRun(
         return nodeRuns.stream().mapToLong(NodeRun::durationNanos).sum();
     }
 
+    /** The request's bill: the sum of its nodes' nano-USD. */
+    public long nanoUsd() {
+        return nodeRuns.stream().mapToLong(r -> r.money().total()).sum();
+    }
+
     /** Sum of the nodes' FLOPs, or null when no node could derive any. */
     public Long flops() {
         return nodeRuns.stream().anyMatch(r -> r.flops() != null)

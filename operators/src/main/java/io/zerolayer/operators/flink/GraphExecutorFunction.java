@@ -85,6 +85,15 @@ public class GraphExecutorFunction
 
     private final ExecutionSettings execution;
 
+    /** What cost records are billed at; the built-in sheet unless the job sets one. */
+    private io.zerolayer.operators.costs.PriceSheet prices;
+
+    /** Bills this executor's cost records at {@code sheet} (zerolayer.prices.file). */
+    public GraphExecutorFunction withPrices(io.zerolayer.operators.costs.PriceSheet sheet) {
+        this.prices = sheet;
+        return this;
+    }
+
     /** Requests of this key waiting for their micro-batch, in arrival order. */
     private static final ListStateDescriptor<RoutedRequest> QUEUE =
             new ListStateDescriptor<>("batch-queue", RoutedRequest.class);
@@ -164,6 +173,13 @@ public class GraphExecutorFunction
         this.extraProfilesYaml = extraProfilesYaml;
         this.cacheBounds = cacheBounds;
         this.intraOpThreads = intraOpThreads;
+    }
+
+    private io.zerolayer.operators.costs.PriceSheet prices() {
+        if (prices == null) {
+            prices = io.zerolayer.operators.costs.PriceSheet.builtIn();
+        }
+        return prices;
     }
 
     @Override
@@ -321,7 +337,7 @@ public class GraphExecutorFunction
             ExecutionPlan plan = compiler.compile(classified);
             warmGraphs.put(
                     plan.graphId(),
-                    new CompiledGraph(plan, encoders),
+                    new CompiledGraph(plan, encoders, prices()),
                     descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
             compiled++;
             LOG.info("Precompiled '{}' as graph {}", w.name(), plan.graphId().substring(0, 12));
@@ -507,7 +523,7 @@ public class GraphExecutorFunction
         long start = System.nanoTime();
         ExecutionPlan plan =
                 in.safeMode ? compiler.compileSafe(safeModeMaxChars) : compiler.compile(classified);
-        graph = new CompiledGraph(plan, encoders);
+        graph = new CompiledGraph(plan, encoders, prices());
         long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
         ExecutionGraph descriptor = plan.toDescriptor(Instant.now(), hardwareReport, null);
         warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
@@ -782,7 +798,7 @@ public class GraphExecutorFunction
                                         run.nodeRuns().size(),
                                         run.kernelNanos(),
                                         run.flops(),
-                                        null))
+                                        run.nanoUsd()))
                         .build();
         reply(out, new Reply(response, in.route), in);
     }
@@ -830,8 +846,7 @@ public class GraphExecutorFunction
             ctx.output(
                     COST_RECORDS,
                     KernelCostRecord.newBuilder()
-                            .setRecordId(
-                                    request.getRequestId() + "/" + graphId + "/" + node.nodeId())
+                            .setRecordId(recordId(request.getRequestId(), graphId, node.nodeId()))
                             .setRequestId(request.getRequestId())
                             .setTenantId(request.getTenantId())
                             .setGraphId(graphId)
@@ -842,11 +857,37 @@ public class GraphExecutorFunction
                             .setHardwareProfile(estimator.profile().id())
                             .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
                             .setDurationNanos(node.durationNanos())
-                            .setBatchSize(node.items())
+                            .setBatchSize(node.batchItems())
+                            .setRequestItems(node.items())
                             .setTokens(node.tokens())
                             .setFlops(node.flops())
                             .setMemoryBytes(node.memoryBytes())
+                            .setPcieBytes(node.pcieBytes())
+                            .setComputeNanoUsd(node.money().compute())
+                            .setMemoryNanoUsd(node.money().memory())
+                            .setPcieNanoUsd(node.money().pcie())
+                            .setDeviceTimeNanoUsd(node.money().deviceTime())
+                            .setPriceSheetVersion(graph.prices().version())
                             .build());
+        }
+    }
+
+    /**
+     * A cost record's id: hex SHA-256 of request, graph and node, so the same kernel of the same
+     * request gets the same id however often it is replayed.
+     */
+    public static String recordId(String requestId, String graphId, String nodeId) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256")
+                                    .digest(
+                                            (requestId + "\n" + graphId + "\n" + nodeId)
+                                                    .getBytes(
+                                                            java.nio.charset.StandardCharsets
+                                                                    .UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -207,6 +207,28 @@ class CompiledGraphTest {
             assertThat(sum)
                     .isEqualTo(kind.equals("encode") ? totals.encodeNanos() : totals.poolNanos());
         }
+        // the batch's bill, computed once on its totals, is what its requests' bills add up to
+        List<NodeRun> encodes =
+                outcomes.stream()
+                        .filter(o -> o.run() != null)
+                        .flatMap(o -> o.run().nodeRuns().stream())
+                        .filter(r -> r.kind().equals("encode"))
+                        .toList();
+        io.zerolayer.operators.costs.PriceSheet.Money batchBill =
+                graph.prices()
+                        .bill(
+                                "cpu-generic",
+                                encodes.get(0).model().endsWith("int8") ? "int8" : "fp32",
+                                encodes.stream().mapToLong(NodeRun::flops).sum(),
+                                encodes.stream().mapToLong(NodeRun::memoryBytes).sum(),
+                                null,
+                                totals.encodeNanos());
+        assertThat(encodes.stream().mapToLong(r -> r.money().compute()).sum())
+                .isEqualTo(batchBill.compute())
+                .isPositive();
+        assertThat(encodes.stream().mapToLong(r -> r.money().memory()).sum())
+                .isEqualTo(batchBill.memory());
+        assertThat(encodes).allSatisfy(r -> assertThat(r.batchItems()).isEqualTo(batchSequences));
         assertThat(outcomes).hasSize(4);
         for (int i = 0; i < questions.size(); i++) {
             GraphRun batched = outcomes.get(i).run();

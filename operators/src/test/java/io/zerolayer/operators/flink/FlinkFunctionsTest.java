@@ -2,6 +2,7 @@ package io.zerolayer.operators.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
@@ -204,7 +205,27 @@ class FlinkFunctionsTest {
                             .findFirst()
                             .orElseThrow();
             assertThat(encode.getRecordId())
-                    .isEqualTo(encode.getRequestId() + "/" + encode.getGraphId() + "/encode");
+                    .hasSize(64)
+                    .isEqualTo(
+                            GraphExecutorFunction.recordId(
+                                    encode.getRequestId(), encode.getGraphId(), "encode"));
+            // billed at the built-in price sheet, in non-overlapping integer components
+            assertThat(encode.getPriceSheetVersion()).isEqualTo(PriceSheet.builtIn().version());
+            assertThat(encode.getComputeNanoUsd()).isPositive();
+            assertThat(encode.getPcieNanoUsd()).isZero(); // nothing crossed PCIe on a CPU
+            for (Reply r : replies) {
+                long billed =
+                        costs.stream()
+                                .filter(c -> c.getRequestId().equals(r.response.getRequestId()))
+                                .mapToLong(
+                                        c ->
+                                                c.getComputeNanoUsd()
+                                                        + c.getMemoryNanoUsd()
+                                                        + c.getPcieNanoUsd()
+                                                        + c.getDeviceTimeNanoUsd())
+                                .sum();
+                assertThat(r.response.getCost().getNanoUsd()).isEqualTo(billed).isPositive();
+            }
             assertThat(encode.getFlops()).isPositive();
             assertThat(encode.getPcieBytes())
                     .isNull(); // CPU: nothing crosses PCIe, so nothing is invented
