@@ -53,6 +53,7 @@ final class ServeCommand implements Callable<Integer> {
                         + c.get(PipelineOptions.RESPONSES_TOPIC)
                         + " (or the kafka_replyTopic header)");
         System.out.println("  kernel costs      : " + c.get(PipelineOptions.COSTS_TOPIC));
+        System.out.println("  cost summary      : " + c.get(PipelineOptions.COST_SUMMARY_TOPIC));
         System.out.println("  graph descriptors : " + c.get(PipelineOptions.GRAPHS_TOPIC));
         System.out.println("  dead letters      : " + c.get(PipelineOptions.DEAD_LETTERS_TOPIC));
         System.out.println("  Prometheus        : " + DemoCommand.prometheusEndpoint(c));

@@ -47,6 +47,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
             topics.put(conf.get(PipelineOptions.REQUESTS_TOPIC), parallelism);
             topics.put(conf.get(PipelineOptions.RESPONSES_TOPIC), 1);
             topics.put(conf.get(PipelineOptions.COSTS_TOPIC), parallelism);
+            topics.put(conf.get(PipelineOptions.COST_SUMMARY_TOPIC), 1);
             topics.put(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1);
             topics.put(conf.get(PipelineOptions.CONTROL_TOPIC), 1);
             broker.createTopics(topics);

@@ -35,6 +35,28 @@ public final class PipelineOptions {
                     .defaultValue("zerolayer.kernel-costs")
                     .withDescription("Topic of KernelCostRecords, keyed by record id.");
 
+    public static final ConfigOption<String> COST_SUMMARY_TOPIC =
+            ConfigOptions.key("zerolayer.topics.cost-summary")
+                    .stringType()
+                    .defaultValue("zerolayer.cost-summary")
+                    .withDescription(
+                            "Topic of CostSummary records: each tenant's costs per kernel kind per"
+                                    + " event-time window, keyed tenant/kernel/windowStart.");
+
+    public static final ConfigOption<Duration> COST_SUMMARY_WINDOW =
+            ConfigOptions.key("zerolayer.cost-summary.window")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription("Event-time window of the cost summary.");
+
+    public static final ConfigOption<Duration> COST_SUMMARY_OUT_OF_ORDERNESS =
+            ConfigOptions.key("zerolayer.cost-summary.out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How late a cost record may arrive behind the newest one and still"
+                                    + " count in its window (the watermark's delay).");
+
     public static final ConfigOption<String> GRAPHS_TOPIC =
             ConfigOptions.key("zerolayer.topics.graphs")
                     .stringType()

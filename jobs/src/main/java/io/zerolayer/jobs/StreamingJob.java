@@ -4,6 +4,7 @@ import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.costs.CostSummaries;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.flink.ControlCommand;
@@ -20,6 +21,7 @@ import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
+import io.zerolayer.schemas.CostSummary;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.nio.file.Files;
@@ -36,6 +38,7 @@ import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
@@ -170,8 +173,35 @@ public final class StreamingJob {
                                         conf.get(PipelineOptions.RESPONSES_TOPIC))))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
-        replies.getSideOutput(GraphExecutorFunction.COST_RECORDS)
+        DataStream<KernelCostRecord> costs =
+                replies.getSideOutput(GraphExecutorFunction.COST_RECORDS);
+        costs.assignTimestampsAndWatermarks(
+                        CostSummaries.watermarks(
+                                conf.get(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS)))
+                .uid("cost-event-time")
+                .name("cost records' event time")
+                .keyBy(CostSummaries::key)
+                .window(TumblingEventTimeWindows.of(conf.get(PipelineOptions.COST_SUMMARY_WINDOW)))
+                .aggregate(new CostSummaries.Sum(), new CostSummaries.ToSummary())
+                .uid("cost-summary")
+                .name("cost summary per tenant × kernel × window")
                 .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "cost-summary",
+                                new KeyedAvroSerializationSchema<>(
+                                        conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                        CostSummary.class,
+                                        s ->
+                                                s.getTenantId()
+                                                        + "/"
+                                                        + s.getKernel()
+                                                        + "/"
+                                                        + s.getWindowStart().toEpochMilli())))
+                .uid("cost-summary-sink")
+                .name("cost summary");
+        costs.sinkTo(
                         sink(
                                 conf,
                                 bootstrap,

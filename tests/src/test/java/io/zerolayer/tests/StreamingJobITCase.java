@@ -9,6 +9,7 @@ import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.CostSummary;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -73,6 +74,9 @@ class StreamingJobITCase {
         conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
         conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
         conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
+        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
+        conf.set(PipelineOptions.COST_SUMMARY_WINDOW, Duration.ofSeconds(1));
+        conf.set(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
         conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
         conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
@@ -95,6 +99,8 @@ class StreamingJobITCase {
                                 conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
                                 1,
                                 conf.get(PipelineOptions.CONTROL_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
                                 1));
         job = start(conf);
     }
@@ -674,6 +680,92 @@ class StreamingJobITCase {
         assertThat(encodes.stream().filter(c -> reducedIds.contains(c.getRequestId())))
                 .hasSize(reduced.size())
                 .allSatisfy(c -> assertThat(c.getModel()).isEqualTo("minilm-l6-v2-int8"));
+    }
+
+    @Test
+    void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        int count = 12;
+        for (int i = 0; i < count; i++) {
+            AnalysisRequest r =
+                    request(
+                            "bill-" + i,
+                            i % 3 == 0
+                                    ? "<task:answer><question>When are invoices due?</question>"
+                                            + contract(i)
+                                    : "<task:summarize><ticket>Ticket "
+                                            + i
+                                            + ": the parcel came late. I want a refund.</ticket>");
+            r.setTenantId(i % 2 == 0 ? "acme" : "globex");
+            KAFKA.send(
+                    requests, null, REQUESTS.encode(r), ZeroLayerHeaders.CORRELATION_ID, "c" + i);
+        }
+        List<AnalysisResponse> responses =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                count,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(1))
+                        .stream()
+                        .map(r -> RESPONSES.decode(r.value()))
+                        .toList();
+        assertThat(responses).hasSize(count);
+        Map<String, Long> byResponses = new java.util.TreeMap<>();
+        responses.forEach(
+                r -> byResponses.merge(r.getTenantId(), r.getCost().getNanoUsd(), Long::sum));
+        List<KernelCostRecord> records =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(2))
+                        .stream()
+                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                        .toList();
+        Map<String, Long> byRecords = new java.util.TreeMap<>();
+        records.forEach(
+                c ->
+                        byRecords.merge(
+                                c.getTenantId(),
+                                c.getComputeNanoUsd()
+                                        + c.getMemoryNanoUsd()
+                                        + c.getPcieNanoUsd()
+                                        + c.getDeviceTimeNanoUsd(),
+                                Long::sum));
+        assertThat(byRecords).isEqualTo(byResponses);
+        assertThat(byRecords.get("acme")).isPositive();
+
+        // event time moves on only with new records: requests of another tenant close the windows
+        Map<String, Long> bySummary = new java.util.TreeMap<>();
+        long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+        int tick = 0;
+        while (!bySummary.keySet().containsAll(byRecords.keySet())
+                || !bySummary.entrySet().stream()
+                        .filter(e -> byRecords.containsKey(e.getKey()))
+                        .allMatch(e -> e.getValue().equals(byRecords.get(e.getKey())))) {
+            assertThat(System.nanoTime()).as("summaries reconcile in time").isLessThan(deadline);
+            KAFKA.send(
+                    requests,
+                    null,
+                    REQUESTS.encode(request("tick-" + tick++, "<task:embed> tick")),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "tick");
+            Thread.sleep(500);
+            bySummary.clear();
+            for (var r :
+                    KAFKA.read(
+                            conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                            0,
+                            Duration.ofSeconds(2),
+                            Duration.ofSeconds(1))) {
+                CostSummary summary = SingleObjectCodec.of(CostSummary.class).decode(r.value());
+                bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
+            }
+        }
+        // Σ summary = Σ records = Σ response totals, per tenant
+        byRecords.forEach((tenant, total) -> assertThat(bySummary).containsEntry(tenant, total));
     }
 
     @Test
