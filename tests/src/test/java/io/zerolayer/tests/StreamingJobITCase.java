@@ -61,7 +61,38 @@ class StreamingJobITCase {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(SLOTS)
+                            .setConfiguration(prometheus())
                             .build());
+
+    /** Ports the test cluster's Prometheus reporter may take (clear of serve's 9249–9259). */
+    private static final String PROMETHEUS_PORTS = "9260-9279";
+
+    private static Configuration prometheus() {
+        Configuration c = new Configuration();
+        c.setString(
+                "metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        c.setString("metrics.reporter.prom.port", PROMETHEUS_PORTS);
+        return c;
+    }
+
+    /** Every metric line the cluster's Prometheus reporter serves now. */
+    private static String scrapeMetrics() {
+        StringBuilder all = new StringBuilder();
+        for (int port = 9260; port <= 9279; port++) {
+            try (var in =
+                    java.net
+                            .URI
+                            .create("http://localhost:" + port + "/metrics")
+                            .toURL()
+                            .openStream()) {
+                all.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (java.io.IOException nothingThere) {
+                // not a port the reporter took
+            }
+        }
+        return all.toString();
+    }
 
     private Configuration conf;
     private JobClient job;
@@ -766,6 +797,29 @@ class StreamingJobITCase {
         }
         // Σ summary = Σ records = Σ response totals, per tenant
         byRecords.forEach((tenant, total) -> assertThat(bySummary).containsEntry(tenant, total));
+
+        // the Grafana dashboard queries metrics the running job reports, costs by tenant included
+        String metrics = scrapeMetrics();
+        assertThat(metrics).contains("tenant=\"acme\"");
+        JsonNode dashboard =
+                JSON.readTree(
+                        java.nio.file.Path.of("../docker/grafana/zerolayer-dashboard.json")
+                                .toFile());
+        java.util.regex.Pattern metric =
+                java.util.regex.Pattern.compile("flink_taskmanager_job_task_operator_[a-z_]+");
+        int queried = 0;
+        for (JsonNode panel : dashboard.get("panels")) {
+            for (JsonNode target : panel.get("targets")) {
+                var m = metric.matcher(target.get("expr").asText());
+                while (m.find()) {
+                    queried++;
+                    assertThat(metrics)
+                            .as("%s in panel '%s'", m.group(), panel.get("title").asText())
+                            .contains(m.group() + "{");
+                }
+            }
+        }
+        assertThat(queried).isGreaterThanOrEqualTo(6);
     }
 
     @Test

@@ -118,6 +118,31 @@ public class GraphExecutorFunction
     private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
     private transient io.zerolayer.gpu.ExecutionDevice slotCuda;
     private transient java.util.Map<String, Histogram> nodeMicros;
+
+    /** Cost counters by tenant × kernel, for the billing dashboard. */
+    private transient java.util.Map<String, Counter> costCounters;
+
+    /** Tenants with their own cost counters; the rest share "other" (Prometheus cardinality). */
+    static final int MAX_TENANT_COUNTERS = 1000;
+
+    private transient java.util.Set<String> countedTenants;
+
+    private Counter costCounter(String tenant, String kernel) {
+        String t =
+                countedTenants.contains(tenant) || countedTenants.size() < MAX_TENANT_COUNTERS
+                        ? tenant
+                        : "other";
+        countedTenants.add(t);
+        return costCounters.computeIfAbsent(
+                t + "\u0000" + kernel,
+                k ->
+                        getRuntimeContext()
+                                .getMetricGroup()
+                                .addGroup("tenant", t)
+                                .addGroup("kernel", kernel)
+                                .counter("cost_nano_usd_total"));
+    }
+
     private transient java.util.Map<String, Counter> fidelityCounters;
 
     private transient String hardwareProfile;
@@ -260,6 +285,8 @@ public class GraphExecutorFunction
                     long[] b = headroom.bytes();
                     return b[1] < 0 ? -1 : b[1] - b[0];
                 });
+        costCounters = new java.util.HashMap<>();
+        countedTenants = new java.util.HashSet<>();
         nodeMicros = new java.util.HashMap<>();
         for (String kind :
                 List.of(
@@ -274,7 +301,7 @@ public class GraphExecutorFunction
             nodeMicros.put(
                     kind,
                     metrics.addGroup("node", kind)
-                            .histogram("node_time_us", new DescriptiveStatisticsHistogram(1000)));
+                            .histogram("time_us", new DescriptiveStatisticsHistogram(1000)));
         }
         fidelityCounters = new java.util.HashMap<>();
         for (String f : List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED")) {
@@ -843,6 +870,7 @@ public class GraphExecutorFunction
             if (h != null) {
                 h.update(node.durationNanos() / 1_000);
             }
+            costCounter(request.getTenantId(), node.kind()).inc(node.money().total());
             ctx.output(
                     COST_RECORDS,
                     KernelCostRecord.newBuilder()
