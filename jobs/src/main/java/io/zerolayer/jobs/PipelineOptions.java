@@ -240,6 +240,15 @@ public final class PipelineOptions {
                             "Testing only: the main path of every n-th batch of each slot throws,"
                                     + " so the fallback answers it (fidelity REDUCED). 0: off.");
 
+    public static final ConfigOption<Integer> CRASH_AFTER_REQUESTS =
+            ConfigOptions.key("zerolayer.fault-injection.crash-after-requests")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription(
+                            "Testing only: an executor slot fails its task after this many"
+                                    + " requests, once per JVM, so the job restarts from its last"
+                                    + " checkpoint and replays. 0: off.");
+
     public static final ConfigOption<Boolean> FAIL_FALLBACK =
             ConfigOptions.key("zerolayer.fault-injection.fail-fallback")
                     .booleanType()

@@ -157,7 +157,9 @@ public final class StreamingJob {
                                                         bootstrap,
                                                         conf.get(PipelineOptions.GRAPHS_TOPIC)),
                                                 PipelineOptions.execution(conf))
-                                        .withPrices(prices(conf)))
+                                        .withPrices(prices(conf))
+                                        .withCrashAfterRequests(
+                                                conf.get(PipelineOptions.CRASH_AFTER_REQUESTS)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")

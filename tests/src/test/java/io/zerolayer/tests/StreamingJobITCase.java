@@ -822,6 +822,109 @@ class StreamingJobITCase {
         assertThat(queried).isGreaterThanOrEqualTo(6);
     }
 
+    /** Sends the billing workload: {@code count} requests of two tenants and two structures. */
+    private void sendBillingWorkload(int count) {
+        for (int i = 0; i < count; i++) {
+            AnalysisRequest r =
+                    request(
+                            "exact-" + i,
+                            i % 4 == 0
+                                    ? "<task:answer><question>When are invoices due?</question>"
+                                            + contract(i)
+                                    : "<task:summarize><ticket>Ticket "
+                                            + i
+                                            + ": the parcel came late. I want a refund.</ticket>");
+            r.setTenantId(i % 2 == 0 ? "acme" : "globex");
+            KAFKA.send(
+                    conf.get(PipelineOptions.REQUESTS_TOPIC),
+                    null,
+                    REQUESTS.encode(r),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "exact-" + i);
+        }
+    }
+
+    /** The committed cost records of the workload's replies, after checking the replies. */
+    private List<KernelCostRecord> billedRecords(int count) {
+        List<AnalysisResponse> responses =
+                KAFKA
+                        .read(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                count,
+                                REPLY_TIMEOUT,
+                                Duration.ofSeconds(2))
+                        .stream()
+                        .map(r -> RESPONSES.decode(r.value()))
+                        .toList();
+        assertThat(responses).hasSize(count);
+        assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
+                .hasSize(count);
+        return KAFKA
+                .read(
+                        conf.get(PipelineOptions.COSTS_TOPIC),
+                        responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(3))
+                .stream()
+                .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                .toList();
+    }
+
+    private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
+        Map<String, Long> totals = new java.util.TreeMap<>();
+        records.forEach(
+                c ->
+                        totals.merge(
+                                c.getTenantId(),
+                                c.getComputeNanoUsd()
+                                        + c.getMemoryNanoUsd()
+                                        + c.getPcieNanoUsd()
+                                        + c.getDeviceTimeNanoUsd(),
+                                Long::sum));
+        return totals;
+    }
+
+    @Test
+    void aJobThatFailsMidStreamBillsEveryKernelExactlyOnceWithTheTotalsOfAFailureFreeRun()
+            throws Exception {
+        int count = 16;
+        // batches of one, so a request's bill cannot depend on how a replay regroups requests
+        job.cancel().get();
+        conf.set(PipelineOptions.BATCH_SIZE, 1);
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-a"));
+        job = start(conf);
+        sendBillingWorkload(count);
+        List<KernelCostRecord> clean = billedRecords(count);
+        job.cancel().get();
+
+        // the same requests again, on fresh topics, with a slot crashing half-way through
+        for (var topic :
+                List.of(
+                        PipelineOptions.REQUESTS_TOPIC,
+                        PipelineOptions.RESPONSES_TOPIC,
+                        PipelineOptions.COSTS_TOPIC)) {
+            conf.set(topic, freshTopic("exact-b"));
+            KAFKA.broker().createTopics(Map.of(conf.get(topic), SLOTS));
+        }
+        conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
+        conf.set(PipelineOptions.CRASH_AFTER_REQUESTS, 4);
+        job = start(conf);
+        sendBillingWorkload(count);
+        List<KernelCostRecord> replayed = billedRecords(count);
+        assertThat(io.zerolayer.operators.flink.GraphExecutorFunction.injectedCrashHappened())
+                .as("the job failed and restarted mid-stream")
+                .isTrue();
+
+        // read_committed: no record twice, none missing, the same money
+        assertThat(replayed).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
+        assertThat(replayed.stream().map(KernelCostRecord::getRecordId).sorted().toList())
+                .isEqualTo(clean.stream().map(KernelCostRecord::getRecordId).sorted().toList());
+        assertThat(totalsByTenant(replayed))
+                .isEqualTo(totalsByTenant(clean))
+                .containsKeys("acme", "globex");
+    }
+
     @Test
     void aRestartedJobRecompilesItsGraphsFromTheGraphsTopicBeforeTheFirstRequest()
             throws Exception {

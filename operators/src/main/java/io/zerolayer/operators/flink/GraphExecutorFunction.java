@@ -88,6 +88,29 @@ public class GraphExecutorFunction
     /** What cost records are billed at; the built-in sheet unless the job sets one. */
     private io.zerolayer.operators.costs.PriceSheet prices;
 
+    /** Fault injection: crash the task after this many requests (0: never); once per JVM. */
+    private int crashAfterRequests;
+
+    private static final java.util.concurrent.atomic.AtomicBoolean CRASHED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    private transient long requestsSeen;
+
+    /**
+     * Testing only: the executor throws out of {@code processElement} — failing the task, so Flink
+     * restarts the job from its last checkpoint and replays — after {@code n} requests in a slot,
+     * once per JVM, so the restarted job runs on.
+     */
+    /** Whether an injected crash has happened in this JVM; for tests. */
+    public static boolean injectedCrashHappened() {
+        return CRASHED.get();
+    }
+
+    public GraphExecutorFunction withCrashAfterRequests(int n) {
+        this.crashAfterRequests = n;
+        return this;
+    }
+
     /** Bills this executor's cost records at {@code sheet} (zerolayer.prices.file). */
     public GraphExecutorFunction withPrices(io.zerolayer.operators.costs.PriceSheet sheet) {
         this.prices = sheet;
@@ -441,6 +464,14 @@ public class GraphExecutorFunction
         TaskContracts changed = contracts.changed(ctx.getBroadcastState(ControlCommand.STATE));
         if (changed != null) {
             use(changed); // contracts reloaded before a restore
+        }
+        if (crashAfterRequests > 0
+                && ++requestsSeen >= crashAfterRequests
+                && CRASHED.compareAndSet(false, true)) {
+            throw new IllegalStateException(
+                    "Injected crash after "
+                            + requestsSeen
+                            + " requests (fault-injection.crash-after-requests)");
         }
         if (pastDeadline(in, out)) {
             return;
