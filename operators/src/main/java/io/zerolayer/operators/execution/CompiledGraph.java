@@ -33,21 +33,13 @@ public final class CompiledGraph {
     private final PlanNode decodeNode;
 
     public CompiledGraph(ExecutionPlan plan, EncoderPool encoders) {
-        this(plan, encoders, BUILT_IN_PRICES.get());
+        this(plan, encoders, BuiltInPrices.SHEET);
     }
 
-    private static final java.util.function.Supplier<PriceSheet> BUILT_IN_PRICES =
-            new java.util.function.Supplier<>() {
-                private volatile PriceSheet sheet;
-
-                @Override
-                public PriceSheet get() {
-                    if (sheet == null) {
-                        sheet = PriceSheet.builtIn();
-                    }
-                    return sheet;
-                }
-            };
+    /** The built-in price sheet, parsed on first use. */
+    private static final class BuiltInPrices {
+        static final PriceSheet SHEET = PriceSheet.builtIn();
+    }
 
     /**
      * @param prices the price sheet its cost records are billed at, for the plan's hardware profile

@@ -10,6 +10,7 @@ import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.costs.CostRecords;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
@@ -904,49 +905,13 @@ public class GraphExecutorFunction
             costCounter(request.getTenantId(), node.kind()).inc(node.money().total());
             ctx.output(
                     COST_RECORDS,
-                    KernelCostRecord.newBuilder()
-                            .setRecordId(recordId(request.getRequestId(), graphId, node.nodeId()))
-                            .setRequestId(request.getRequestId())
-                            .setTenantId(request.getTenantId())
-                            .setGraphId(graphId)
-                            .setNodeId(node.nodeId())
-                            .setKernel(node.kind())
-                            .setModel(node.model())
-                            .setDevice(fallback ? "cpu" : graph.device())
-                            .setHardwareProfile(estimator.profile().id())
-                            .setStartedAt(Instant.ofEpochMilli(node.startedAtMillis()))
-                            .setDurationNanos(node.durationNanos())
-                            .setBatchSize(node.batchItems())
-                            .setRequestItems(node.items())
-                            .setTokens(node.tokens())
-                            .setFlops(node.flops())
-                            .setMemoryBytes(node.memoryBytes())
-                            .setPcieBytes(node.pcieBytes())
-                            .setComputeNanoUsd(node.money().compute())
-                            .setMemoryNanoUsd(node.money().memory())
-                            .setPcieNanoUsd(node.money().pcie())
-                            .setDeviceTimeNanoUsd(node.money().deviceTime())
-                            .setPriceSheetVersion(graph.prices().version())
-                            .build());
-        }
-    }
-
-    /**
-     * A cost record's id: hex SHA-256 of request, graph and node, so the same kernel of the same
-     * request gets the same id however often it is replayed.
-     */
-    public static String recordId(String requestId, String graphId, String nodeId) {
-        try {
-            return java.util.HexFormat.of()
-                    .formatHex(
-                            java.security.MessageDigest.getInstance("SHA-256")
-                                    .digest(
-                                            (requestId + "\n" + graphId + "\n" + nodeId)
-                                                    .getBytes(
-                                                            java.nio.charset.StandardCharsets
-                                                                    .UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+                    CostRecords.of(
+                            request,
+                            graphId,
+                            node,
+                            fallback ? "cpu" : graph.device(),
+                            estimator.profile().id(),
+                            graph.prices().version()));
         }
     }
 
