@@ -657,20 +657,7 @@ class StreamingJobITCase {
                     ZeroLayerHeaders.CORRELATION_ID,
                     "corr-fault-" + i);
         }
-        List<AnalysisResponse> responses =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                count,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(2))
-                        .stream()
-                        .map(r -> RESPONSES.decode(r.value()))
-                        .toList();
-        // exactly one reply per request, and all of them answered from their text
-        assertThat(responses).hasSize(count);
-        assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
-                .hasSize(count);
+        List<AnalysisResponse> responses = exactlyOneReplyEach(count);
         assertThat(responses)
                 .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
         List<AnalysisResponse> reduced =
@@ -731,40 +718,11 @@ class StreamingJobITCase {
             KAFKA.send(
                     requests, null, REQUESTS.encode(r), ZeroLayerHeaders.CORRELATION_ID, "c" + i);
         }
-        List<AnalysisResponse> responses =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                count,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(1))
-                        .stream()
-                        .map(r -> RESPONSES.decode(r.value()))
-                        .toList();
-        assertThat(responses).hasSize(count);
+        List<AnalysisResponse> responses = exactlyOneReplyEach(count);
         Map<String, Long> byResponses = new java.util.TreeMap<>();
         responses.forEach(
                 r -> byResponses.merge(r.getTenantId(), r.getCost().getNanoUsd(), Long::sum));
-        List<KernelCostRecord> records =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.COSTS_TOPIC),
-                                responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(2))
-                        .stream()
-                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                        .toList();
-        Map<String, Long> byRecords = new java.util.TreeMap<>();
-        records.forEach(
-                c ->
-                        byRecords.merge(
-                                c.getTenantId(),
-                                c.getComputeNanoUsd()
-                                        + c.getMemoryNanoUsd()
-                                        + c.getPcieNanoUsd()
-                                        + c.getDeviceTimeNanoUsd(),
-                                Long::sum));
+        Map<String, Long> byRecords = totalsByTenant(costRecordsOf(responses));
         assertThat(byRecords).isEqualTo(byResponses);
         assertThat(byRecords.get("acme")).isPositive();
 
@@ -846,6 +804,24 @@ class StreamingJobITCase {
 
     /** The committed cost records of the workload's replies, after checking the replies. */
     private List<KernelCostRecord> billedRecords(int count) {
+        return costRecordsOf(exactlyOneReplyEach(count));
+    }
+
+    /** The committed cost records of these replies: as many as their kernels. */
+    private List<KernelCostRecord> costRecordsOf(List<AnalysisResponse> responses) {
+        return KAFKA
+                .read(
+                        conf.get(PipelineOptions.COSTS_TOPIC),
+                        responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
+                        REPLY_TIMEOUT,
+                        Duration.ofSeconds(3))
+                .stream()
+                .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                .toList();
+    }
+
+    /** The committed replies, checked to be exactly {@code count}, one per request id. */
+    private List<AnalysisResponse> exactlyOneReplyEach(int count) {
         List<AnalysisResponse> responses =
                 KAFKA
                         .read(
@@ -859,15 +835,7 @@ class StreamingJobITCase {
         assertThat(responses).hasSize(count);
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);
-        return KAFKA
-                .read(
-                        conf.get(PipelineOptions.COSTS_TOPIC),
-                        responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(3))
-                .stream()
-                .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                .toList();
+        return responses;
     }
 
     private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
