@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             StatusCommand.class,
             CalibrateCommand.class,
             DeviceCheckCommand.class,
+            CostsCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

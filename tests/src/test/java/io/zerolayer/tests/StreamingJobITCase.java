@@ -722,7 +722,25 @@ class StreamingJobITCase {
         Map<String, Long> byResponses = new java.util.TreeMap<>();
         responses.forEach(
                 r -> byResponses.merge(r.getTenantId(), r.getCost().getNanoUsd(), Long::sum));
-        Map<String, Long> byRecords = totalsByTenant(costRecordsOf(responses));
+        List<KernelCostRecord> records = costRecordsOf(responses);
+        Map<String, Long> byRecords = totalsByTenant(records);
+        // the HTML report reads the same committed records from the topic
+        java.nio.file.Path report = java.nio.file.Files.createTempFile("costs-", ".html");
+        assertThat(
+                        io.zerolayer.cli.ZeroLayerCli.commandLine()
+                                .execute(
+                                        "costs",
+                                        "report",
+                                        "--bootstrap-servers",
+                                        KAFKA.bootstrapServers(),
+                                        "--topic",
+                                        conf.get(PipelineOptions.COSTS_TOPIC),
+                                        "--out",
+                                        report.toString()))
+                .isZero();
+        assertThat(java.nio.file.Files.readString(report))
+                .contains(records.size() + " kernel cost records")
+                .contains("\"acme\"");
         assertThat(byRecords).isEqualTo(byResponses);
         assertThat(byRecords.get("acme")).isPositive();
 
