@@ -195,7 +195,8 @@ public final class CompiledGraph {
         float[][] vectors;
         long encodeTokens;
         long encodeFlops;
-        long encodeBytes;
+        long encodeInBytes;
+        long encodeOutBytes;
         long poolTokens;
 
         Prepared(int index, BatchInput input, List<String> queries) {
@@ -356,16 +357,16 @@ public final class CompiledGraph {
             poolNanos += System.nanoTime() - encoded;
             encodeNanos += encoded - start;
             long perSequenceFlops = EncoderModel.forwardFlops(1, batch.seqLen());
-            long perSequenceBytes =
-                    (batch.inputBytes() / batch.batchSize())
-                            + (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            long perSequenceIn = batch.inputBytes() / batch.batchSize();
+            long perSequenceOut = (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
             for (int k = 0; k < slice.size(); k++) {
                 Ref r = slice.get(k);
                 int real = Math.min(r.length(), SentenceEncoder.MAX_SEQUENCE_LENGTH - 2) + 2;
                 r.owner().vectors[r.position()] = vectors[k];
                 r.owner().encodeTokens += real;
                 r.owner().encodeFlops += perSequenceFlops;
-                r.owner().encodeBytes += perSequenceBytes;
+                r.owner().encodeInBytes += perSequenceIn;
+                r.owner().encodeOutBytes += perSequenceOut;
                 r.owner().poolTokens += real;
             }
             batchTokens += batch.realTokens();
@@ -377,14 +378,16 @@ public final class CompiledGraph {
         long[] poolShares = Attribution.largestRemainder(poolNanos, weights);
         boolean onGpu = encoder.device().startsWith("cuda");
         long encodeFlops = prepared.stream().mapToLong(p -> p.encodeFlops).sum();
-        long encodeBytes = prepared.stream().mapToLong(p -> p.encodeBytes).sum();
+        long encodeIn = prepared.stream().mapToLong(p -> p.encodeInBytes).sum();
+        long encodeOut = prepared.stream().mapToLong(p -> p.encodeOutBytes).sum();
         long poolFlopsTotal = 0;
-        long poolBytesTotal = 0;
+        long poolBytesTotal = encodeOut; // pool reads the hidden states …
         for (Prepared p : prepared) {
             poolFlopsTotal +=
                     p.poolTokens * EncoderModel.HIDDEN_SIZE
                             + 4L * p.sequences.size() * EncoderModel.HIDDEN_SIZE;
             poolBytesTotal += (long) p.sequences.size() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            // … and writes one vector a sequence
         }
         // the batch is billed once, then its bill split by tokens so the shares add up exactly
         PriceSheet.Money[] encodeBills =
@@ -393,8 +396,8 @@ public final class CompiledGraph {
                                 priceProfile,
                                 encoder.model().precision(),
                                 encodeFlops,
-                                encodeBytes,
-                                onGpu ? encodeBytes : null,
+                                encodeIn + encodeOut,
+                                onGpu ? encodeIn + encodeOut : null,
                                 encodeNanos),
                         weights);
         PriceSheet.Money[] poolBills =
@@ -420,8 +423,10 @@ public final class CompiledGraph {
                             items,
                             p.encodeTokens,
                             p.encodeFlops,
-                            p.encodeBytes,
-                            onGpu ? p.encodeBytes : null,
+                            p.encodeInBytes,
+                            p.encodeOutBytes,
+                            onGpu ? p.encodeInBytes : null,
+                            onGpu ? p.encodeOutBytes : null,
                             sequences,
                             encodeBills[i]));
             long poolFlops =
@@ -436,7 +441,9 @@ public final class CompiledGraph {
                             items,
                             p.poolTokens,
                             poolFlops,
+                            p.encodeOutBytes,
                             (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES,
+                            null,
                             null,
                             sequences,
                             poolBills[i]));

@@ -9,8 +9,10 @@ import io.zerolayer.operators.costs.PriceSheet;
  * @param items sequences, chunks or vectors the node processed for this request
  * @param tokens real (non-padding) tokens touched, or null
  * @param flops floating-point operations derived from shapes, or null
- * @param memoryBytes tensor bytes read and written, or null
- * @param pcieBytes bytes over PCIe (host to device and back), or null where nothing crossed it
+ * @param memoryReadBytes tensor bytes the node read (its inputs), or null
+ * @param memoryWriteBytes tensor bytes it wrote (its outputs), or null
+ * @param pcieHostToDeviceBytes bytes copied to the device, or null where nothing crossed PCIe
+ * @param pcieDeviceToHostBytes bytes copied back to the host, or null likewise
  * @param batchItems items the node's call processed for the whole batch (this request's share is
  *     {@code items} of them)
  * @param money this request's bill for the node, split from the batch's by tokens where the node
@@ -25,12 +27,28 @@ public record NodeRun(
         int items,
         Long tokens,
         Long flops,
-        Long memoryBytes,
-        Long pcieBytes,
+        Long memoryReadBytes,
+        Long memoryWriteBytes,
+        Long pcieHostToDeviceBytes,
+        Long pcieDeviceToHostBytes,
         int batchItems,
         PriceSheet.Money money) {
 
-    /** A node that ran for this request alone, not yet billed. */
+    /** Bytes read and written, or null when neither is known. */
+    public Long memoryBytes() {
+        return sum(memoryReadBytes, memoryWriteBytes);
+    }
+
+    /** Bytes over PCIe both ways, or null when nothing crossed it. */
+    public Long pcieBytes() {
+        return sum(pcieHostToDeviceBytes, pcieDeviceToHostBytes);
+    }
+
+    private static Long sum(Long a, Long b) {
+        return a == null && b == null ? null : (a == null ? 0 : a) + (b == null ? 0 : b);
+    }
+
+    /** A node that ran for this request alone, not yet billed; {@code memoryBytes} it read. */
     public NodeRun(
             String nodeId,
             String kind,
@@ -52,6 +70,8 @@ public record NodeRun(
                 flops,
                 memoryBytes,
                 null,
+                null,
+                null,
                 items,
                 PriceSheet.Money.ZERO);
     }
@@ -66,8 +86,10 @@ public record NodeRun(
                 items,
                 tokens,
                 flops,
-                memoryBytes,
-                pcieBytes,
+                memoryReadBytes,
+                memoryWriteBytes,
+                pcieHostToDeviceBytes,
+                pcieDeviceToHostBytes,
                 batchItems,
                 bill);
     }

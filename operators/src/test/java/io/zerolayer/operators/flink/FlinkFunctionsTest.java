@@ -213,6 +213,13 @@ class FlinkFunctionsTest {
             assertThat(encode.getPriceSheetVersion()).isEqualTo(PriceSheet.builtIn().version());
             assertThat(encode.getComputeNanoUsd()).isPositive();
             assertThat(encode.getPcieNanoUsd()).isZero(); // nothing crossed PCIe on a CPU
+            // the encoder read its int64 inputs and wrote 384 floats per token position
+            assertThat(encode.getMemoryReadBytes()).isPositive();
+            assertThat(encode.getMemoryWriteBytes()).isGreaterThan(encode.getMemoryReadBytes());
+            assertThat(encode.getMemoryReadBytes() + encode.getMemoryWriteBytes())
+                    .isEqualTo(encode.getMemoryBytes());
+            assertThat(encode.getPcieHostToDeviceBytes()).isNull();
+            assertThat(encode.getPcieDeviceToHostBytes()).isNull();
             for (Reply r : replies) {
                 long billed =
                         costs.stream()
