@@ -2,25 +2,17 @@ package io.zerolayer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.operators.kafka.CommittedRecords;
 import io.zerolayer.schemas.KernelCostRecord;
-import io.zerolayer.schemas.serde.SingleObjectCodec;
-import io.zerolayer.schemas.serde.UndecodableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -110,37 +102,14 @@ final class CostsCommand implements Runnable {
      * under the same id, and is counted once.
      */
     static List<KernelCostRecord> fromTopic(String bootstrap, String topic, Duration timeout) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrap);
-        props.put("isolation.level", "read_committed");
-        SingleObjectCodec<KernelCostRecord> codec = SingleObjectCodec.of(KernelCostRecord.class);
-        Map<String, KernelCostRecord> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            var infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalArgumentException("No topic " + topic + " on " + bootstrap);
-            }
-            List<TopicPartition> partitions =
-                    infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
-                    && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    try {
-                        KernelCostRecord c = codec.decode(r.value());
-                        latest.put(c.getRecordId(), c);
-                    } catch (UndecodableRecordException e) {
-                        // not a cost record; skip it
-                    }
-                }
-            }
-        }
-        return new ArrayList<>(latest.values());
+        return new ArrayList<>(
+                CommittedRecords.readLatest(
+                                bootstrap,
+                                topic,
+                                KernelCostRecord.class,
+                                KernelCostRecord::getRecordId,
+                                timeout)
+                        .values());
     }
 
     /** Records from JSON lines (as Avro prints them: field names, plain values). */

@@ -704,20 +704,7 @@ class StreamingJobITCase {
     void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
         String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
         int count = 12;
-        for (int i = 0; i < count; i++) {
-            AnalysisRequest r =
-                    request(
-                            "bill-" + i,
-                            i % 3 == 0
-                                    ? "<task:answer><question>When are invoices due?</question>"
-                                            + contract(i)
-                                    : "<task:summarize><ticket>Ticket "
-                                            + i
-                                            + ": the parcel came late. I want a refund.</ticket>");
-            r.setTenantId(i % 2 == 0 ? "acme" : "globex");
-            KAFKA.send(
-                    requests, null, REQUESTS.encode(r), ZeroLayerHeaders.CORRELATION_ID, "c" + i);
-        }
+        sendBillingWorkload(count);
         List<AnalysisResponse> responses = exactlyOneReplyEach(count);
         Map<String, Long> byResponses = new java.util.TreeMap<>();
         responses.forEach(
