@@ -191,27 +191,6 @@ public class GraphExecutorFunction
             WarmGraphCache.Bounds cacheBounds,
             int intraOpThreads,
             PrecompileList precompile,
-            GraphDescriptors graphsTopic) {
-        this(
-                contractsYaml,
-                contractsFile,
-                hardwareSetting,
-                extraProfilesYaml,
-                cacheBounds,
-                intraOpThreads,
-                precompile,
-                graphsTopic,
-                ExecutionSettings.DEFAULTS);
-    }
-
-    public GraphExecutorFunction(
-            String contractsYaml,
-            String contractsFile,
-            String hardwareSetting,
-            String extraProfilesYaml,
-            WarmGraphCache.Bounds cacheBounds,
-            int intraOpThreads,
-            PrecompileList precompile,
             GraphDescriptors graphsTopic,
             ExecutionSettings execution) {
         this.execution = execution;
