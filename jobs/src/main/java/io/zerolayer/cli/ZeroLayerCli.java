@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
             ServeCommand.class,
             RunCommand.class,
             SubmitCommand.class,
+            AnalyzeCommand.class,
             CheckCommand.class,
             HardwareCommand.class,
             InspectCommand.class,

@@ -71,21 +71,8 @@ public final class StreamingJob {
         env.enableCheckpointing(
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
-        String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
-        String extraProfiles = readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE);
-        if (!hardwareProfile.equals(HardwareFingerprint.AUTO)) {
-            // fail the submission, not every executor's open(), on a typo
-            HardwareFingerprint.resolve(
-                    hardwareProfile, HardwareProfiles.builtInWith(extraProfiles));
-        }
+        checkHardwareProfile(conf);
         int executorParallelism = env.getParallelism();
-        // Parsed here so a broken tasks.yaml fails the submission, not the running job; the
-        // operators get its text and parse it again in open().
-        String contracts = contracts(conf).source();
-        SafeModePolicy policy =
-                new SafeModePolicy(
-                        conf.get(PipelineOptions.SAFE_MODE_POLICY),
-                        conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES));
 
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
@@ -114,7 +101,6 @@ public final class StreamingJob {
                         .uid("control-source")
                         .setParallelism(1)
                         .broadcast(ControlCommand.STATE);
-        String contractsFile = conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null);
 
         DataStream<RawRecord> raw =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
@@ -122,15 +108,7 @@ public final class StreamingJob {
 
         SingleOutputStreamOperator<RoutedRequest> routed =
                 raw.connect(control)
-                        .process(
-                                new DecodeAndClassifyFunction(
-                                        contracts,
-                                        contractsFile,
-                                        policy,
-                                        new HotGraphSharder(
-                                                executorParallelism,
-                                                EXECUTOR_MAX_PARALLELISM,
-                                                conf.get(PipelineOptions.REQUESTS_PER_SHARD))))
+                        .process(classifier(conf, executorParallelism))
                         .uid("decode-classify")
                         .name("decode + classify + graph id");
 
@@ -138,28 +116,10 @@ public final class StreamingJob {
                 routed.keyBy(r -> r.shardKey)
                         .connect(control)
                         .process(
-                                new GraphExecutorFunction(
-                                                contracts,
-                                                contractsFile,
-                                                hardwareProfile,
-                                                extraProfiles,
-                                                new WarmGraphCache.Bounds(
-                                                        conf.get(
-                                                                PipelineOptions
-                                                                        .GRAPH_CACHE_CAPACITY),
-                                                        conf.get(PipelineOptions.GRAPH_CACHE_SIZE)
-                                                                .getBytes(),
-                                                        conf.get(PipelineOptions.GRAPH_CACHE_TTL)
-                                                                .toMillis()),
-                                                conf.get(PipelineOptions.INTRA_OP_THREADS),
-                                                precompile(conf),
-                                                new GraphDescriptors(
-                                                        bootstrap,
-                                                        conf.get(PipelineOptions.GRAPHS_TOPIC)),
-                                                PipelineOptions.execution(conf))
-                                        .withPrices(prices(conf))
-                                        .withCrashAfterRequests(
-                                                conf.get(PipelineOptions.CRASH_AFTER_REQUESTS)))
+                                executor(
+                                        conf,
+                                        new GraphDescriptors(
+                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC))))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
@@ -236,6 +196,58 @@ public final class StreamingJob {
                                         conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
                 .uid("dead-letters-sink")
                 .name("dead letters");
+    }
+
+    /** Fails the submission, not every executor's open(), on a hardware profile typo. */
+    static void checkHardwareProfile(Configuration conf) {
+        String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        if (!hardwareProfile.equals(HardwareFingerprint.AUTO)) {
+            HardwareFingerprint.resolve(
+                    hardwareProfile,
+                    HardwareProfiles.builtInWith(
+                            readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE)));
+        }
+    }
+
+    /**
+     * The decode, type-check and graph-id operator, configured by {@code conf}. The contracts are
+     * parsed here so a broken tasks.yaml fails the submission, not the running job; the operator
+     * gets their text and parses it again in open().
+     */
+    static DecodeAndClassifyFunction classifier(Configuration conf, int executorParallelism) {
+        return new DecodeAndClassifyFunction(
+                contracts(conf).source(),
+                conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                new SafeModePolicy(
+                        conf.get(PipelineOptions.SAFE_MODE_POLICY),
+                        conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
+                new HotGraphSharder(
+                        executorParallelism,
+                        EXECUTOR_MAX_PARALLELISM,
+                        conf.get(PipelineOptions.REQUESTS_PER_SHARD)));
+    }
+
+    /**
+     * The warm graph executor, configured by {@code conf}.
+     *
+     * @param graphsTopic where to find graphs compiled before a restart; null for none
+     */
+    static GraphExecutorFunction executor(Configuration conf, GraphDescriptors graphsTopic) {
+        return new GraphExecutorFunction(
+                        contracts(conf).source(),
+                        conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                        conf.get(PipelineOptions.HARDWARE_PROFILE),
+                        readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
+                        new WarmGraphCache.Bounds(
+                                conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
+                                conf.get(PipelineOptions.GRAPH_CACHE_SIZE).getBytes(),
+                                conf.get(PipelineOptions.GRAPH_CACHE_TTL).toMillis()),
+                        conf.get(PipelineOptions.INTRA_OP_THREADS),
+                        precompile(conf),
+                        graphsTopic,
+                        PipelineOptions.execution(conf))
+                .withPrices(prices(conf))
+                .withCrashAfterRequests(conf.get(PipelineOptions.CRASH_AFTER_REQUESTS));
     }
 
     private static <T> KafkaSink<T> sink(

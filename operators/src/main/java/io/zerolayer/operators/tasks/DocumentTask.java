@@ -17,6 +17,19 @@ public interface DocumentTask {
         return List.of();
     }
 
+    /**
+     * The result of a document split into parts ({@code DocumentParts}): the parts' JSON results,
+     * in reading order, combined into one for the whole document. Each decoder combines its own
+     * kind of result; where the whole-document answer cannot be recomputed from the parts, the
+     * class javadoc of the decoder says what the combination approximates.
+     *
+     * @param sentences the summary length asked for (summaries only)
+     */
+    ObjectNode combineParts(List<com.fasterxml.jackson.databind.JsonNode> parts, int sentences);
+
+    /** The text form (output format {@code text}) of a JSON result of this decoder. */
+    String text(com.fasterxml.jackson.databind.JsonNode result);
+
     static DocumentTask forName(String task) {
         return switch (task) {
             case "summarize" -> new ExtractiveSummary();

@@ -1,16 +1,24 @@
 package io.zerolayer.operators.tasks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.execution.Chunk;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
  * Extractive summary: each sentence's centrality is its summed cosine similarity to every other
  * sentence; the top k (task attribute {@code sentences}, default 3) are returned in document order.
+ *
+ * <p>A split document's summary is approximate: each part picks its k most central sentences among
+ * its own, and the document keeps the k of those with the highest mean similarity to their part.
+ * Each section also keeps the part picks that lie in it ({@code sections}).
  */
 final class ExtractiveSummary implements DocumentTask {
     static final int DEFAULT_SENTENCES = 3;
@@ -68,6 +76,65 @@ final class ExtractiveSummary implements DocumentTask {
             sb.append(sb.isEmpty() ? "" : " ").append(in.chunks().get(i).text().strip());
         }
         return new TaskResult(sb.toString(), flops);
+    }
+
+    @Override
+    public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
+        int k = sentences > 0 ? sentences : DEFAULT_SENTENCES;
+        record Pick(int part, int order, JsonNode sentence) {}
+        List<Pick> picks = new ArrayList<>();
+        int candidates = 0;
+        for (int p = 0; p < parts.size(); p++) {
+            candidates += parts.get(p).path("candidates").asInt();
+            int order = 0;
+            for (JsonNode s : parts.get(p).path("sentences")) {
+                picks.add(new Pick(p, order++, s));
+            }
+        }
+        List<Pick> best =
+                picks.stream()
+                        .sorted(
+                                Comparator.comparingDouble(
+                                                (Pick x) ->
+                                                        -x.sentence().path("centrality").asDouble())
+                                        .thenComparingInt(Pick::part)
+                                        .thenComparingInt(Pick::order))
+                        .limit(k)
+                        .sorted(Comparator.comparingInt(Pick::part).thenComparingInt(Pick::order))
+                        .toList();
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode arr = root.putArray("sentences");
+        best.forEach(x -> arr.add(withPart(x.sentence(), x.part())));
+        root.put("candidates", candidates);
+        root.put("parts", parts.size());
+        Map<String, ArrayNode> bySection = new LinkedHashMap<>();
+        ObjectNode sections = JSON.createObjectNode();
+        for (Pick x : picks) {
+            String scope = x.sentence().path("scope").asText("body");
+            bySection
+                    .computeIfAbsent(scope, name -> sections.putArray(name))
+                    .add(withPart(x.sentence(), x.part()));
+        }
+        root.set("sections", sections);
+        return root;
+    }
+
+    /** A part's sentence for the document: offsets index into the part's prompt, so they go. */
+    static ObjectNode withPart(JsonNode sentence, int part) {
+        ObjectNode n = sentence.deepCopy();
+        n.remove("start");
+        n.remove("end");
+        n.put("part", part);
+        return n;
+    }
+
+    @Override
+    public String text(JsonNode result) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode s : result.path("sentences")) {
+            sb.append(sb.isEmpty() ? "" : " ").append(s.path("text").asText());
+        }
+        return sb.toString();
     }
 
     private static int sentences(TaskInput in) {

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.tasks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -7,7 +8,8 @@ import java.util.List;
 
 /**
  * Question answering by passage retrieval: the chunk most similar to the question, with its score
- * and character offsets in the prompt.
+ * and character offsets in the prompt. A split document's answer is its best part's: passages are
+ * scored alone, so that is the whole document's best passage (bar windows across a part break).
  */
 final class PassageAnswer implements DocumentTask {
     @Override
@@ -32,5 +34,23 @@ final class PassageAnswer implements DocumentTask {
             return new TaskResult(DocumentTask.json(root), flops);
         }
         return new TaskResult(c.text().strip(), flops);
+    }
+
+    @Override
+    public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
+        int best = 0;
+        for (int p = 1; p < parts.size(); p++) {
+            if (parts.get(p).path("score").asDouble() > parts.get(best).path("score").asDouble()) {
+                best = p;
+            }
+        }
+        ObjectNode root = ExtractiveSummary.withPart(parts.get(best), best);
+        root.put("parts", parts.size());
+        return root;
+    }
+
+    @Override
+    public String text(JsonNode result) {
+        return result.path("passage").asText();
     }
 }

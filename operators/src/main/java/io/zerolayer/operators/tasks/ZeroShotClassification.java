@@ -1,5 +1,6 @@
 package io.zerolayer.operators.tasks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
@@ -13,7 +14,8 @@ import java.util.stream.IntStream;
  * with sentences weighted by their tokens — how much of the text is about the label. (Taking the
  * best sentence instead lets one short aside win: "…survive five years after termination" made a
  * confidentiality clause read as termination rights.) Probabilities are a softmax over scores at
- * temperature {@value #TEMPERATURE}; labels are returned best first.
+ * temperature {@value #TEMPERATURE}; labels are returned best first. A split document's scores are
+ * its parts' weighted by their tokens ({@code tokens}), which is exact.
  */
 final class ZeroShotClassification implements DocumentTask {
     static final double TEMPERATURE = 0.05;
@@ -52,6 +54,7 @@ final class ZeroShotClassification implements DocumentTask {
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             root.put("label", names.get(order.get(0)));
+            root.put("tokens", (long) totalTokens);
             ArrayNode arr = root.putArray("scores");
             for (int l : order) {
                 arr.addObject()
@@ -68,5 +71,57 @@ final class ZeroShotClassification implements DocumentTask {
                     .append(String.format(" (%.2f)", p[l] / sum));
         }
         return new TaskResult(sb.toString(), flops);
+    }
+
+    @Override
+    public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
+        java.util.Map<String, Double> weighted = new java.util.LinkedHashMap<>();
+        long tokens = 0;
+        for (JsonNode part : parts) {
+            long t = part.path("tokens").asLong();
+            tokens += t;
+            for (JsonNode s : part.path("scores")) {
+                weighted.merge(
+                        s.path("label").asText(), t * s.path("similarity").asDouble(), Double::sum);
+            }
+        }
+        long total = Math.max(1, tokens);
+        List<String> names = List.copyOf(weighted.keySet());
+        double[] score = names.stream().mapToDouble(l -> weighted.get(l) / total).toArray();
+        double max = java.util.Arrays.stream(score).max().orElse(0);
+        double sum = 0;
+        double[] p = new double[score.length];
+        for (int l = 0; l < score.length; l++) {
+            p[l] = Math.exp((score[l] - max) / TEMPERATURE);
+            sum += p[l];
+        }
+        List<Integer> order =
+                IntStream.range(0, score.length)
+                        .boxed()
+                        .sorted(Comparator.comparingDouble(l -> -score[l]))
+                        .toList();
+        ObjectNode root = JSON.createObjectNode();
+        root.put("label", names.get(order.get(0)));
+        root.put("tokens", tokens);
+        ArrayNode arr = root.putArray("scores");
+        for (int l : order) {
+            arr.addObject()
+                    .put("label", names.get(l))
+                    .put("similarity", DocumentTask.round(score[l]))
+                    .put("probability", DocumentTask.round(p[l] / sum));
+        }
+        root.put("parts", parts.size());
+        return root;
+    }
+
+    @Override
+    public String text(JsonNode result) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode s : result.path("scores")) {
+            sb.append(sb.isEmpty() ? "" : ", ")
+                    .append(s.path("label").asText())
+                    .append(String.format(" (%.2f)", s.path("probability").asDouble()));
+        }
+        return sb.toString();
     }
 }

@@ -1,0 +1,143 @@
+package io.zerolayer.cli;
+
+import io.zerolayer.analyze.AnalysisRun;
+import io.zerolayer.analyze.AnalysisSummary;
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.operators.documents.AnalysisTask;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code zerolayer analyze}: batch document analysis over files, on the streaming job's classifier,
+ * compiler and executor in Flink's BATCH mode (a local MiniCluster when run plainly, the cluster
+ * under {@code flink run}).
+ */
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Analyse documents at rest: .txt, .md, .html, .pdf, .jsonl (a prompt a line) and"
+                    + " .prompt files, one result row per document.",
+            "Exit 0 when every document was answered, 1 when some were not (their rows say why),"
+                    + " 2 on usage errors."
+        })
+final class AnalyzeCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files and folders to read.")
+    List<Path> paths;
+
+    @Option(
+            names = "--task",
+            required = true,
+            description =
+                    "summarize, classify, answer, extract, embed (or a task of the contracts).")
+    String task;
+
+    @Option(names = "--labels", description = "classify: the labels, e.g. \"billing, outage\".")
+    String labels;
+
+    @Option(names = "--question", description = "answer: the question.")
+    String question;
+
+    @Option(names = "--fields", description = "extract: the fields, e.g. \"party, due date\".")
+    String fields;
+
+    @Option(names = "--sentences", description = "summarize: sentences in each summary.")
+    Integer sentences;
+
+    @Option(
+            names = "--output-format",
+            defaultValue = "json",
+            description = "json or text. Default: ${DEFAULT-VALUE}.")
+    String outputFormat;
+
+    @Option(
+            names = "--out",
+            defaultValue = "results.jsonl",
+            description = "Result rows, one JSON object a document. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(
+            names = "--costs",
+            description =
+                    "Kernel cost records as JSON lines (readable by zerolayer costs report"
+                            + " --file).")
+    Path costs;
+
+    @Option(
+            names = "--resume",
+            description =
+                    "Keep the answered rows of --out and skip their inputs (same path and content"
+                            + " hash); inputs whose rows were errors run again.")
+    boolean resume;
+
+    @Option(
+            names = {"-p", "--parallelism"},
+            description = "Parallel slots. Default: the machine's cores.")
+    Integer parallelism;
+
+    @Option(
+            names = "--part-chars",
+            description =
+                    "Split documents with more text than this into parts at section boundaries"
+                            + " (zerolayer.analyze.part-chars, default 40000).")
+    Integer partChars;
+
+    @Option(
+            names = "--tenant",
+            defaultValue = "batch",
+            description = "Tenant the cost records bill. Default: ${DEFAULT-VALUE}.")
+    String tenant;
+
+    @Option(names = "--quiet", description = "No progress line, only the summary.")
+    boolean quiet;
+
+    @Mixin PipelineSettings settings;
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration conf = settings.load();
+        if (partChars != null) {
+            conf.set(PipelineOptions.ANALYZE_PART_CHARS, partChars);
+        }
+        AnalysisTask analysisTask =
+                AnalysisTask.builder(task)
+                        .outputFormat(outputFormat)
+                        .sentences(sentences)
+                        .labels(labels)
+                        .question(question)
+                        .fields(fields)
+                        .build();
+        boolean progress = !quiet && io.zerolayer.analyze.ProgressLine.onTerminal();
+        if (progress) {
+            // per-graph INFO lines would break the progress line; warnings still show
+            org.apache.logging.log4j.core.config.Configurator.setLevel(
+                    "io.zerolayer", org.apache.logging.log4j.Level.WARN);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(
+                parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors());
+        AnalysisSummary summary =
+                AnalysisRun.builder()
+                        .setInputs(paths)
+                        .setTask(analysisTask)
+                        .setOut(out)
+                        .setCosts(costs)
+                        .setResume(resume)
+                        .setTenant(tenant)
+                        .setProgress(
+                                System.err,
+                                progress)
+                        .build()
+                        .run(env, conf);
+        System.out.print(summary.render());
+        System.out.println("results: " + out + (costs != null ? "  costs: " + costs : ""));
+        return summary.allOk() ? 0 : 1;
+    }
+}

@@ -1,0 +1,199 @@
+package io.zerolayer.jobs;
+
+import io.zerolayer.operators.batch.AnalysisEvent;
+import io.zerolayer.operators.batch.DocumentFile;
+import io.zerolayer.operators.batch.DocumentRequests;
+import io.zerolayer.operators.batch.WholeFileFormat;
+import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.flink.ControlCommand;
+import io.zerolayer.operators.flink.DeadLetter;
+import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
+import io.zerolayer.operators.flink.GraphExecutorFunction;
+import io.zerolayer.operators.flink.RawRecord;
+import io.zerolayer.operators.flink.Reply;
+import io.zerolayer.operators.flink.RoutedRequest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.src.FileSource;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Batch document analysis: the streaming job's classifier, compiler and executor over files, in
+ * Flink's BATCH runtime mode.
+ *
+ * <pre>
+ * FileSource (whole files) ─► file → requests (read, split long documents) ─► decode + classify
+ *   ─► keyBy(graph) ─► warm graph executor ─► responses + kernel cost records ─► the client
+ * </pre>
+ *
+ * <p>Requests are the very records the streaming job would read from Kafka (Avro single-object), so
+ * a document gets the same graph, the same answer and the same cost record ids either way. In BATCH
+ * mode the executor's input is sorted by key, so each graph's requests arrive together and run in
+ * full micro-batches; the queue's flush timer fires when the key's input ends. Everything leaves as
+ * one stream of {@link AnalysisEvent}s for the client to write: responses, cost records and the
+ * files that never became requests (unreadable, unsupported, bad JSON lines).
+ *
+ * <pre>{@code
+ * DataStream<AnalysisEvent> events =
+ *         BatchAnalysisJob.builder()
+ *                 .setFiles(List.of(Path.fromLocalFile(new File("papers"))))
+ *                 .setTask(AnalysisTask.builder("summarize").build())
+ *                 .build()
+ *                 .define(env, conf);
+ * }</pre>
+ */
+public final class BatchAnalysisJob {
+    public static final String JOB_NAME = "zerolayer-analyze";
+
+    private final List<Path> files;
+    private final AnalysisTask task;
+    private final String tenant;
+    private final String baseDir;
+    private final Set<String> done;
+
+    private BatchAnalysisJob(Builder b) {
+        this.files = List.copyOf(b.files);
+        this.task = b.task;
+        this.tenant = b.tenant;
+        this.baseDir = b.baseDir;
+        this.done = Set.copyOf(b.done);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Adds the job to {@code env} (switching it to BATCH mode) and returns its event stream. */
+    public DataStream<AnalysisEvent> define(StreamExecutionEnvironment env, Configuration conf) {
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        StreamingJob.checkHardwareProfile(conf);
+        int parallelism = env.getParallelism();
+        FileSource<DocumentFile> source =
+                FileSource.forBulkFileFormat(
+                                new WholeFileFormat(
+                                        conf.get(PipelineOptions.ANALYZE_MAX_FILE_SIZE).getBytes()),
+                                files.toArray(Path[]::new))
+                        .build();
+        // no control commands in a batch run, but the operators take the broadcast input
+        // no control commands in a batch run, but the operators take the broadcast input: an
+        // empty stream of them (Flink's collection source cannot be empty, so one is filtered out)
+        BroadcastStream<ControlCommand> control =
+                env.fromData(TypeInformation.of(ControlCommand.class), new ControlCommand())
+                        .setParallelism(1)
+                        .filter(c -> false)
+                        .name("control (none)")
+                        .setParallelism(1)
+                        .broadcast(ControlCommand.STATE);
+
+        SingleOutputStreamOperator<RawRecord> requests =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "files")
+                        .uid("files-source")
+                        .process(
+                                new DocumentRequests(
+                                        task,
+                                        conf.get(PipelineOptions.ANALYZE_PART_CHARS),
+                                        tenant,
+                                        baseDir,
+                                        done))
+                        .uid("file-requests")
+                        .name("file → requests");
+        SingleOutputStreamOperator<RoutedRequest> routed =
+                requests.connect(control)
+                        .process(StreamingJob.classifier(conf, parallelism))
+                        .uid("decode-classify")
+                        .name("decode + classify + graph id");
+        SingleOutputStreamOperator<Reply> replies =
+                routed.keyBy(r -> r.shardKey)
+                        .connect(control)
+                        .process(StreamingJob.executor(conf, null))
+                        .setMaxParallelism(StreamingJob.EXECUTOR_MAX_PARALLELISM)
+                        .uid("graph-executor")
+                        .name("warm graph executor");
+
+        DataStream<AnalysisEvent> responses =
+                replies.union(routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS))
+                        .map(r -> AnalysisEvent.of(r.response))
+                        .name("responses");
+        DataStream<AnalysisEvent> costs =
+                replies.getSideOutput(GraphExecutorFunction.COST_RECORDS)
+                        .map(AnalysisEvent::of)
+                        .name("kernel cost records");
+        DataStream<AnalysisEvent> deadLetters =
+                routed.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS)
+                        .map(BatchAnalysisJob::deadLetter)
+                        .name("undecodable requests");
+        return responses.union(costs, deadLetters, requests.getSideOutput(DocumentRequests.ERRORS));
+    }
+
+    /** A request the job made itself could not be decoded: a bug, but it still gets its row. */
+    private static AnalysisEvent deadLetter(DeadLetter d) {
+        String path = d.original.topic.startsWith("file:") ? d.original.topic.substring(5) : "?";
+        return AnalysisEvent.error(
+                path,
+                (int) d.original.offset,
+                null,
+                null,
+                "request could not be decoded: " + d.exceptionMessage);
+    }
+
+    /** Builds a {@link BatchAnalysisJob}; {@link #build()} says what is missing. */
+    public static final class Builder {
+        private List<Path> files = List.of();
+        private AnalysisTask task;
+        private String tenant = "batch";
+        private String baseDir;
+        private Set<String> done = Set.of();
+
+        /** The files to read (folders are expanded by the caller, so it can hash and count). */
+        public Builder setFiles(List<Path> files) {
+            this.files = Objects.requireNonNull(files, "files");
+            return this;
+        }
+
+        public Builder setTask(AnalysisTask task) {
+            this.task = Objects.requireNonNull(task, "task");
+            return this;
+        }
+
+        /** The tenant requests are billed to (default {@code batch}). */
+        public Builder setTenant(String tenant) {
+            this.tenant = Objects.requireNonNull(tenant, "tenant");
+            return this;
+        }
+
+        /** Paths under this folder are reported relative to it. */
+        public Builder setBaseDir(String baseDir) {
+            this.baseDir = Objects.requireNonNull(baseDir, "baseDir");
+            return this;
+        }
+
+        /** Units ({@code DocumentAttributes.unitKey}) a previous run answered: not run again. */
+        public Builder setDone(Set<String> done) {
+            this.done = Objects.requireNonNull(done, "done");
+            return this;
+        }
+
+        public BatchAnalysisJob build() {
+            if (task == null) {
+                throw new IllegalArgumentException(
+                        "A batch analysis needs a task: set --task summarize|classify|answer|"
+                                + "extract|embed");
+            }
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "No input files: name files or folders holding "
+                                + io.zerolayer.operators.documents.DocumentFormat.extensions());
+            }
+            return new BatchAnalysisJob(this);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.zerolayer.operators.batch;
+
+/**
+ * Request attributes a batch analysis sets on each request it makes from a file, so the response
+ * (which carries them back) says which file, line and part it answers.
+ */
+public final class DocumentAttributes {
+    public static final String PATH = "zerolayer.path";
+    public static final String SHA256 = "zerolayer.sha256";
+    public static final String FORMAT = "zerolayer.format";
+
+    /** 1-based line of a JSON-lines prompt; absent for other files. */
+    public static final String LINE = "zerolayer.line";
+
+    /** 0-based index of this part, and how many parts the document was split into. */
+    public static final String PART = "zerolayer.part";
+
+    public static final String PARTS = "zerolayer.parts";
+    public static final String TITLE = "zerolayer.title";
+
+    /** Characters of document text (all parts). */
+    public static final String CHARS = "zerolayer.chars";
+
+    private DocumentAttributes() {}
+
+    /** The key a batch input is known by for --resume: path, content hash and line. */
+    public static String unitKey(String path, String sha256, int line) {
+        return path + "\n" + sha256 + "\n" + line;
+    }
+}

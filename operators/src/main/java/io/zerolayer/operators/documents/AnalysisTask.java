@@ -1,0 +1,193 @@
+package io.zerolayer.operators.documents;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code zerolayer analyze} asks of every document: the task and its inputs, written as the
+ * head of each document's prompt ({@code <task:answer><output_format:json><question>…</question>}).
+ *
+ * <pre>{@code
+ * AnalysisTask task = AnalysisTask.builder("classify").labels("billing, outage").build();
+ * String prompt = task.promptFor(document, DocumentFormat.PDF);
+ * }</pre>
+ */
+public final class AnalysisTask implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String task;
+    private final String outputFormat;
+    private final Integer sentences;
+    private final String labels;
+    private final String question;
+    private final String fields;
+
+    private AnalysisTask(Builder b) {
+        this.task = b.task;
+        this.outputFormat = b.outputFormat;
+        this.sentences = b.sentences;
+        this.labels = b.labels;
+        this.question = b.question;
+        this.fields = b.fields;
+    }
+
+    public static Builder builder(String task) {
+        return new Builder(task);
+    }
+
+    public String task() {
+        return task;
+    }
+
+    public String outputFormat() {
+        return outputFormat;
+    }
+
+    /** The summary length asked for, or null for the decoder's default. */
+    public Integer sentences() {
+        return sentences;
+    }
+
+    /** The same task asking for JSON: parts of a split document are combined from their JSON. */
+    public AnalysisTask asJson() {
+        return new Builder(task)
+                .outputFormat("json")
+                .sentences(sentences)
+                .labels(labels)
+                .question(question)
+                .fields(fields)
+                .build();
+    }
+
+    /** The task's tags, the head of every prompt this task writes. */
+    public String header() {
+        StringBuilder sb = new StringBuilder("<task:").append(task);
+        if (sentences != null) {
+            sb.append(" sentences=\"").append(sentences).append('"');
+        }
+        sb.append("><output_format:").append(outputFormat).append(">\n");
+        if (labels != null) {
+            sb.append("<labels>").append(PromptText.escape(labels)).append("</labels>\n");
+        }
+        if (question != null) {
+            sb.append("<question>").append(PromptText.escape(question)).append("</question>\n");
+        }
+        if (fields != null) {
+            sb.append("<fields>").append(PromptText.escape(fields)).append("</fields>\n");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The prompt for a document: the header, then {@code <document format="…" title="…">} with text
+     * outside sections first and one {@code <section:name>} per section, text escaped so that
+     * nothing in it reads as a tag (figure and table markers excepted).
+     */
+    public String promptFor(Document document, DocumentFormat format) {
+        StringBuilder sb = new StringBuilder(header());
+        sb.append("<document format=\"").append(format.promptFormat()).append('"');
+        if (document.title() != null) {
+            sb.append(" title=\"").append(PromptText.attribute(document.title())).append('"');
+        }
+        sb.append(">\n");
+        for (Document.Section s : document.sections()) {
+            if (s.name() == null) {
+                sb.append(PromptText.escapeKeepingMarkers(s.text())).append('\n');
+            } else {
+                sb.append("<section:").append(s.name()).append(">\n");
+                sb.append(PromptText.escapeKeepingMarkers(s.text())).append("\n</section>\n");
+            }
+        }
+        return sb.append("</document>\n").toString();
+    }
+
+    /**
+     * A prompt file's prompt as it will run: unchanged when it names its own task, else this task's
+     * header before it.
+     */
+    public String promptForPrompt(String prompt) {
+        return PromptText.hasTaskTag(prompt) ? prompt : header() + prompt;
+    }
+
+    @Override
+    public String toString() {
+        return header().strip().replace('\n', ' ');
+    }
+
+    /** Builds an {@link AnalysisTask}; {@link #build()} says what a task is missing. */
+    public static final class Builder {
+        private final String task;
+        private String outputFormat = "json";
+        private Integer sentences;
+        private String labels;
+        private String question;
+        private String fields;
+
+        private Builder(String task) {
+            this.task = Objects.requireNonNull(task, "task");
+        }
+
+        public Builder outputFormat(String format) {
+            this.outputFormat = Objects.requireNonNull(format, "outputFormat");
+            return this;
+        }
+
+        public Builder sentences(Integer n) {
+            this.sentences = n;
+            return this;
+        }
+
+        public Builder labels(String labels) {
+            this.labels = labels;
+            return this;
+        }
+
+        public Builder question(String question) {
+            this.question = question;
+            return this;
+        }
+
+        public Builder fields(String fields) {
+            this.fields = fields;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming the option a task needs and does not have
+         */
+        public AnalysisTask build() {
+            if (!task.matches("[a-zA-Z_][a-zA-Z0-9_-]*")) {
+                throw new IllegalArgumentException(
+                        "Task '" + task + "' is not a task name (letters, digits, _ and -)");
+            }
+            if (!outputFormat.equals("json") && !outputFormat.equals("text")) {
+                throw new IllegalArgumentException(
+                        "--output-format must be json or text, not '" + outputFormat + "'");
+            }
+            List<String> missing = new ArrayList<>();
+            if (task.equals("classify") && blank(labels)) {
+                missing.add("--labels \"a, b, c\"");
+            }
+            if (task.equals("answer") && blank(question)) {
+                missing.add("--question \"…\"");
+            }
+            if (task.equals("extract") && blank(fields)) {
+                missing.add("--fields \"party, due date\"");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "Task " + task + " needs " + String.join(" and ", missing));
+            }
+            if (sentences != null && sentences < 1) {
+                throw new IllegalArgumentException("--sentences must be at least 1");
+            }
+            return new AnalysisTask(this);
+        }
+
+        private static boolean blank(String s) {
+            return s == null || s.isBlank();
+        }
+    }
+}
