@@ -63,7 +63,10 @@ final class HtmlReader {
                     public void tail(Node node, int depth) {
                         if (node == skipping) {
                             skipping = null;
-                        } else if (skipping == null && node instanceof Element e && e.isBlock()) {
+                        } else if (skipping == null
+                                && node instanceof Element e
+                                && e.isBlock()
+                                && !e.normalName().equals("br")) {
                             b.paragraphBreak();
                         }
                     }

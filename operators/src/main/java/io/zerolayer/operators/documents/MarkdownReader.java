@@ -1,6 +1,8 @@
 package io.zerolayer.operators.documents;
 
+import org.commonmark.node.AbstractVisitor;
 import org.commonmark.node.Heading;
+import org.commonmark.node.Link;
 import org.commonmark.node.Node;
 import org.commonmark.parser.Parser;
 import org.commonmark.renderer.text.TextContentRenderer;
@@ -14,10 +16,26 @@ final class MarkdownReader {
     private static final Parser PARSER = Parser.builder().build();
     private static final TextContentRenderer TEXT = TextContentRenderer.builder().build();
 
+    /** Keeps a link's text and drops its address: a URL is noise to the encoder. */
+    private static final AbstractVisitor UNLINK =
+            new AbstractVisitor() {
+                @Override
+                public void visit(Link link) {
+                    visitChildren(link);
+                    for (Node c = link.getFirstChild(); c != null; ) {
+                        Node next = c.getNext();
+                        link.insertBefore(c);
+                        c = next;
+                    }
+                    link.unlink();
+                }
+            };
+
     private MarkdownReader() {}
 
     static Document read(String markdown) {
         Node root = PARSER.parse(markdown);
+        root.accept(UNLINK);
         String title = null;
         Node first = root.getFirstChild();
         if (first instanceof Heading h && h.getLevel() == 1 && h1Count(root) == 1) {
