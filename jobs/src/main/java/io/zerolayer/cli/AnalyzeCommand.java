@@ -7,7 +7,11 @@ import io.zerolayer.operators.documents.AnalysisTask;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.flink.api.common.BatchShuffleMode;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -121,6 +125,16 @@ final class AnalyzeCommand implements Callable<Integer> {
                     "io.zerolayer", org.apache.logging.log4j.Level.WARN);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        if ("local".equals(env.getConfiguration().get(DeploymentOptions.TARGET))
+                && !conf.contains(JobManagerOptions.SCHEDULER)
+                && !conf.contains(ExecutionOptions.BATCH_SHUFFLE_MODE)) {
+            // On the local cluster, pipelined exchanges (which need the default scheduler) let
+            // rows arrive, and the progress line move, as graphs finish; BATCH mode's blocking
+            // exchanges would hold every row until the last graph ran. A cluster keeps its own.
+            conf.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
+            conf.set(ExecutionOptions.BATCH_SHUFFLE_MODE, BatchShuffleMode.ALL_EXCHANGES_PIPELINED);
+            env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        }
         env.setParallelism(
                 parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors());
         AnalysisSummary summary =
@@ -131,9 +145,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                         .setCosts(costs)
                         .setResume(resume)
                         .setTenant(tenant)
-                        .setProgress(
-                                System.err,
-                                progress)
+                        .setProgress(System.err, progress)
                         .build()
                         .run(env, conf);
         System.out.print(summary.render());

@@ -108,7 +108,7 @@ final class PdfReader {
             }
             if (pending != null) {
                 boolean joins = !text.isEmpty() && Character.isLowerCase(text.charAt(0));
-                b.append(joins ? pending.substring(0, pending.length() - 1) : pending + "\n");
+                b.append(joins ? pending.substring(0, pending.length() - 1) : pending + " ");
                 pending = null;
             }
             if (text.endsWith("-") && text.length() > 1 && i + 1 < lines.size()) {
@@ -119,7 +119,7 @@ final class PdfReader {
             if (l.paragraphEnd() || isCaption) {
                 b.paragraphBreak();
             } else {
-                b.append("\n");
+                b.append(" "); // a line break inside a paragraph is only layout
             }
         }
         if (pending != null) {
