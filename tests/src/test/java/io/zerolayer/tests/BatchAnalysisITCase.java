@@ -399,20 +399,9 @@ class BatchAnalysisITCase {
 
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        for (var option :
-                List.of(
-                        PipelineOptions.REQUESTS_TOPIC,
-                        PipelineOptions.RESPONSES_TOPIC,
-                        PipelineOptions.COSTS_TOPIC,
-                        PipelineOptions.GRAPHS_TOPIC,
-                        PipelineOptions.COST_SUMMARY_TOPIC,
-                        PipelineOptions.DEAD_LETTERS_TOPIC,
-                        PipelineOptions.CONTROL_TOPIC,
-                        PipelineOptions.TRANSACTIONAL_ID_PREFIX,
-                        PipelineOptions.GROUP_ID)) {
-            conf.set(option, freshTopic(option.key().replaceAll("\\W", "-")));
-        }
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         Map<String, Integer> topics = new HashMap<>();
         for (var option :
                 List.of(
@@ -423,7 +412,9 @@ class BatchAnalysisITCase {
                         PipelineOptions.COST_SUMMARY_TOPIC,
                         PipelineOptions.DEAD_LETTERS_TOPIC,
                         PipelineOptions.CONTROL_TOPIC)) {
-            topics.put(conf.get(option), 1);
+            String topic = freshTopic(option.key().replaceAll("\\W", "-"));
+            conf.set(option, topic);
+            topics.put(topic, 1);
         }
         KAFKA.broker().createTopics(topics);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -38,59 +38,17 @@ final class ZeroShotClassification implements DocumentTask {
                         weight * SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
             }
         }
-        double max = IntStream.range(0, labels).mapToDouble(l -> score[l]).max().orElse(0);
-        double[] p = new double[labels];
-        double sum = 0;
-        for (int l = 0; l < labels; l++) {
-            p[l] = Math.exp((score[l] - max) / TEMPERATURE);
-            sum += p[l];
-        }
-        List<Integer> order =
-                IntStream.range(0, labels)
-                        .boxed()
-                        .sorted(Comparator.comparingDouble(l -> -score[l]))
-                        .toList();
         long flops = DocumentTask.similarityFlops(labels, in.chunkVectors().length);
-        if (outputFormat.equals("json")) {
-            ObjectNode root = JSON.createObjectNode();
-            root.put("label", names.get(order.get(0)));
-            root.put("tokens", (long) totalTokens);
-            ArrayNode arr = root.putArray("scores");
-            for (int l : order) {
-                arr.addObject()
-                        .put("label", names.get(l))
-                        .put("similarity", DocumentTask.round(score[l]))
-                        .put("probability", DocumentTask.round(p[l] / sum));
-            }
-            return new TaskResult(DocumentTask.json(root), flops);
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int l : order) {
-            sb.append(sb.isEmpty() ? "" : ", ")
-                    .append(names.get(l))
-                    .append(String.format(" (%.2f)", p[l] / sum));
-        }
-        return new TaskResult(sb.toString(), flops);
+        ObjectNode root = scored(names, score, (long) totalTokens);
+        return new TaskResult(
+                outputFormat.equals("json") ? DocumentTask.json(root) : text(root), flops);
     }
 
-    @Override
-    public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
-        java.util.Map<String, Double> weighted = new java.util.LinkedHashMap<>();
-        long tokens = 0;
-        for (JsonNode part : parts) {
-            long t = part.path("tokens").asLong();
-            tokens += t;
-            for (JsonNode s : part.path("scores")) {
-                weighted.merge(
-                        s.path("label").asText(), t * s.path("similarity").asDouble(), Double::sum);
-            }
-        }
-        long total = Math.max(1, tokens);
-        List<String> names = List.copyOf(weighted.keySet());
-        double[] score = names.stream().mapToDouble(l -> weighted.get(l) / total).toArray();
+    /** Labels best first with similarity and softmax probability; the top one as "label". */
+    private static ObjectNode scored(List<String> names, double[] score, long tokens) {
         double max = java.util.Arrays.stream(score).max().orElse(0);
-        double sum = 0;
         double[] p = new double[score.length];
+        double sum = 0;
         for (int l = 0; l < score.length; l++) {
             p[l] = Math.exp((score[l] - max) / TEMPERATURE);
             sum += p[l];
@@ -110,6 +68,25 @@ final class ZeroShotClassification implements DocumentTask {
                     .put("similarity", DocumentTask.round(score[l]))
                     .put("probability", DocumentTask.round(p[l] / sum));
         }
+        return root;
+    }
+
+    @Override
+    public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
+        java.util.Map<String, Double> weighted = new java.util.LinkedHashMap<>();
+        long tokens = 0;
+        for (JsonNode part : parts) {
+            long t = part.path("tokens").asLong();
+            tokens += t;
+            for (JsonNode s : part.path("scores")) {
+                weighted.merge(
+                        s.path("label").asText(), t * s.path("similarity").asDouble(), Double::sum);
+            }
+        }
+        long total = Math.max(1, tokens);
+        List<String> names = List.copyOf(weighted.keySet());
+        double[] score = names.stream().mapToDouble(l -> weighted.get(l) / total).toArray();
+        ObjectNode root = scored(names, score, tokens);
         root.put("parts", parts.size());
         return root;
     }

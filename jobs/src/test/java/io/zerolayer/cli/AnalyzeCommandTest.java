@@ -1,0 +1,58 @@
+package io.zerolayer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mistakes a user can make with analyze exit 2 with a message saying what to do. */
+class AnalyzeCommandTest {
+    @TempDir Path dir;
+
+    private int run(StringWriter err, String... args) {
+        var cli = ZeroLayerCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void aTaskWithoutItsInputsIsAUsageError() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "text");
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "analyze", dir.toString(), "--task", "classify")).isEqualTo(2);
+        assertThat(err.toString()).contains("needs --labels");
+    }
+
+    @Test
+    void unknownTasksAndMissingPathsAreUsageErrors() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "text");
+        StringWriter err = new StringWriter();
+        assertThat(
+                        run(
+                                err,
+                                "analyze",
+                                dir.toString(),
+                                "--task",
+                                "summarise",
+                                "--out",
+                                dir.resolve("o.jsonl").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown task 'summarise'").contains("summarize");
+        StringWriter err2 = new StringWriter();
+        assertThat(
+                        run(
+                                err2,
+                                "analyze",
+                                dir.resolve("nope").toString(),
+                                "--task",
+                                "embed",
+                                "--out",
+                                dir.resolve("o.jsonl").toString()))
+                .isEqualTo(2);
+        assertThat(err2.toString()).contains("No such file or folder");
+    }
+}
