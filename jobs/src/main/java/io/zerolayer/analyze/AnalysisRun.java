@@ -73,7 +73,9 @@ public final class AnalysisRun {
         }
         long start = System.nanoTime();
         AnalysisInputs found = AnalysisInputs.scan(inputs, baseDir);
-        Set<String> done = resume ? ResultsFile.keepFinalRows(out) : Set.of();
+        java.util.Map<String, String> current = new java.util.HashMap<>();
+        found.files().forEach(f -> current.put(f.path(), f.sha256()));
+        Set<String> done = resume ? ResultsFile.keepFinalRows(out, current) : Set.of();
         AnalysisSummary summary = new AnalysisSummary();
         List<org.apache.flink.core.fs.Path> files = new ArrayList<>();
         List<AnalysisInputs.InputFile> running = new ArrayList<>();

@@ -69,10 +69,13 @@ final class ResultsFile implements Closeable {
 
     /**
      * For {@code --resume}: the unit keys of the rows of {@code file} that are final, after
-     * rewriting the file to hold only those rows (error and failure rows are dropped: their inputs
-     * run again). A missing file has none. A line that is not a row fails with its line number.
+     * rewriting the file to hold only those rows. Error and failure rows are dropped (their inputs
+     * run again), and so are rows of an input whose content changed since ({@code current}: path →
+     * SHA-256 of the inputs now). A missing file has none. A line that is not a row fails with its
+     * line number.
      */
-    static Set<String> keepFinalRows(Path file) throws IOException {
+    static Set<String> keepFinalRows(Path file, java.util.Map<String, String> current)
+            throws IOException {
         Set<String> done = new HashSet<>();
         if (!Files.exists(file)) {
             return done;
@@ -97,8 +100,12 @@ final class ResultsFile implements Closeable {
                                 + ": "
                                 + e.getMessage());
             }
+            String path = row.path("path").asText();
+            String sha = row.path("sha256").asText();
+            boolean stale = current.containsKey(path) && !current.get(path).equals(sha);
             if (FINAL_STATUSES.contains(row.path("status").asText())
-                    && row.path("sha256").isTextual()) {
+                    && row.path("sha256").isTextual()
+                    && !stale) {
                 done.add(
                         DocumentAttributes.unitKey(
                                 row.path("path").asText(),
