@@ -77,6 +77,7 @@ public final class AnalysisRun {
         found.files().forEach(f -> current.put(f.path(), f.sha256()));
         Set<String> done = resume ? ResultsFile.keepFinalRows(out, current) : Set.of();
         AnalysisSummary summary = new AnalysisSummary();
+        summary.ignoredFiles = found.skipped();
         List<org.apache.flink.core.fs.Path> files = new ArrayList<>();
         List<AnalysisInputs.InputFile> running = new ArrayList<>();
         int units = 0;

@@ -13,6 +13,7 @@ public final class AnalysisSummary {
     int failed;
     int errors;
     int skipped;
+    int ignoredFiles;
     long tokens;
     long nanos;
     int costRecords;
@@ -36,6 +37,11 @@ public final class AnalysisSummary {
 
     public int skipped() {
         return skipped;
+    }
+
+    /** Files in the named folders that are of no type analyze reads, left alone. */
+    public int ignoredFiles() {
+        return ignoredFiles;
     }
 
     /** Rows this run wrote. */
@@ -96,7 +102,12 @@ public final class AnalysisSummary {
                         rejected,
                         failed,
                         errors,
-                        skipped > 0 ? "; " + skipped + " already done (--resume)" : ""));
+                        (skipped > 0 ? "; " + skipped + " already done (--resume)" : "")
+                                + (ignoredFiles > 0
+                                        ? "; "
+                                                + ignoredFiles
+                                                + " files of other types in the folders left alone"
+                                        : "")));
         sb.append(
                 String.format("cost: $%.6f in %d kernel records%n", nanoUsd() / 1e9, costRecords));
         nanoUsdByKernel.forEach(

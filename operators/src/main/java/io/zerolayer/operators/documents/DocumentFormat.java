@@ -30,11 +30,6 @@ public enum DocumentFormat {
         return promptFormat;
     }
 
-    /** Whether files of this format already hold prompts rather than documents. */
-    public boolean holdsPrompts() {
-        return promptFormat == null;
-    }
-
     /** The format a file name says it has, if it is one analyze reads. */
     public static Optional<DocumentFormat> of(String fileName) {
         String lower = fileName.toLowerCase(Locale.ROOT);
