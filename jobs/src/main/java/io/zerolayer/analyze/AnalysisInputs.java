@@ -1,5 +1,6 @@
 package io.zerolayer.analyze;
 
+import io.zerolayer.operators.batch.DocumentAttributes;
 import io.zerolayer.operators.documents.DocumentFormat;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,11 +58,9 @@ public final class AnalysisInputs {
                 throw new IllegalArgumentException("No such file or folder: " + p);
             }
         }
-        Path base = baseDir.toAbsolutePath().normalize();
         List<InputFile> files = new ArrayList<>();
         for (Path f : found) {
-            String display = f.startsWith(base) ? base.relativize(f).toString() : f.toString();
-            files.add(hash(f, display));
+            files.add(hash(f, DocumentAttributes.displayPath(f, baseDir)));
         }
         return new AnalysisInputs(files, skipped);
     }

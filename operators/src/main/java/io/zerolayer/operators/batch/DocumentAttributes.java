@@ -23,6 +23,22 @@ public final class DocumentAttributes {
 
     private DocumentAttributes() {}
 
+    /**
+     * How rows name a file: relative to {@code baseDir} (the client's working folder) when under
+     * it, else absolute. The client (hashing, --resume) and the job (rows) must agree, so both call
+     * this.
+     */
+    public static String displayPath(java.nio.file.Path file, java.nio.file.Path baseDir) {
+        java.nio.file.Path p = file.toAbsolutePath().normalize();
+        if (baseDir != null) {
+            java.nio.file.Path base = baseDir.toAbsolutePath().normalize();
+            if (p.startsWith(base)) {
+                return base.relativize(p).toString();
+            }
+        }
+        return p.toString();
+    }
+
     /** The key a batch input is known by for --resume: path, content hash and line. */
     public static String unitKey(String path, String sha256, int line) {
         return path + "\n" + sha256 + "\n" + line;

@@ -241,31 +241,23 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
      * A stable request id: the same file content at the same path always gets the same id, so its
      * cost records keep their ids across runs (a replay overwrites, never double-bills).
      */
-    public static String requestId(
-            String path, String sha, int line, String id, int part, int parts) {
+    static String requestId(String path, String sha, int line, String id, int part, int parts) {
         String base =
                 id != null ? id : path + "@" + sha.substring(0, 12) + (line > 0 ? "#" + line : "");
         return parts > 1 ? base + "/part-" + (part + 1) + "-of-" + parts : base;
     }
 
-    /** A file URI as the user wrote paths: relative to {@code baseDir} when under it. */
-    public static String displayPath(String uri, String baseDir) {
-        Path p;
+    /** A file URI as rows name it ({@link DocumentAttributes#displayPath}). */
+    static String displayPath(String uri, String baseDir) {
         try {
-            p = Path.of(URI.create(uri));
+            return DocumentAttributes.displayPath(
+                    Path.of(URI.create(uri)), baseDir == null ? null : Path.of(baseDir));
         } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
-            return uri;
+            return uri; // not a local file: name it as the source did
         }
-        if (baseDir != null) {
-            Path base = Path.of(baseDir).toAbsolutePath().normalize();
-            if (p.startsWith(base)) {
-                return base.relativize(p).toString();
-            }
-        }
-        return p.toString();
     }
 
-    public static String sha256(byte[] bytes) {
+    static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

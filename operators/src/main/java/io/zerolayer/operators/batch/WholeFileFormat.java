@@ -67,20 +67,9 @@ public final class WholeFileFormat implements BulkFormat<DocumentFile, FileSourc
         }
     }
 
+    /** BATCH mode takes no checkpoints: a restarted reader reads its file again, whole. */
     @Override
     public Reader<DocumentFile> restoreReader(Configuration config, FileSourceSplit split) {
-        // a whole file is one record: restoring re-reads it unless its position says it was read
-        if (split.getReaderPosition().map(p -> p.getRecordsAfterOffset() > 0).orElse(false)) {
-            return new Reader<>() {
-                @Override
-                public RecordIterator<DocumentFile> readBatch() {
-                    return null;
-                }
-
-                @Override
-                public void close() {}
-            };
-        }
         return createReader(config, split);
     }
 
