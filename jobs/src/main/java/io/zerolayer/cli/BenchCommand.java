@@ -1,148 +1,188 @@
 package io.zerolayer.cli;
 
-import io.zerolayer.client.ZeroLayerClient;
-import io.zerolayer.embedded.EmbeddedPipeline;
-import io.zerolayer.gpu.EncoderModel;
-import io.zerolayer.gpu.SentenceEncoder;
-import io.zerolayer.gpu.TokenBatch;
-import io.zerolayer.jobs.PipelineOptions;
-import io.zerolayer.schemas.AnalysisResponse;
-import io.zerolayer.schemas.ResponseStatus;
-import java.util.ArrayList;
+import io.zerolayer.bench.ComparisonBench;
+import io.zerolayer.bench.Workload;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code zerolayer bench}: raw ONNX Runtime throughput of each encoder at sequence length 128 (the
- * ceiling), then the same kind of work through the whole pipeline (Kafka → Flink → ONNX → Kafka),
- * and their ratio. Figures are printed, not asserted; quote ratios from one run.
+ * {@code zerolayer bench}: the comparison of ZeroLayer with the hardware ceiling, a naive Flink job
+ * and a runtime router on the same seeded request streams ({@link ComparisonBench}).
  */
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        description =
-                "Measure raw encoder throughput at seq 128 and the pipeline's throughput on the"
-                        + " same work.")
+        description = {
+            "Compare zerolayer with bare ONNX Runtime (the ceiling), a naive per-record Flink job"
+                    + " and a runtime router on the same seeded request streams: closed-loop"
+                    + " maximum throughput, open-loop latency at fixed rates, parallelism 1 and"
+                    + " 2, document sizes 1 KB → 1 MB.",
+            "Prints Markdown tables and writes every figure as JSON to bench-results/."
+        })
 final class BenchCommand implements Callable<Integer> {
-    private static final String WORDS =
-            "the supplier shall deliver goods within thirty days of the order and the buyer shall"
-                    + " inspect them on arrival and report defects in writing without undue delay ";
+    @Option(names = "--seed", defaultValue = "42", description = "Workload seed.")
+    long seed;
 
     @Option(
-            names = "--seconds",
-            defaultValue = "8",
-            description = "Measuring time per raw encoder. Default: ${DEFAULT-VALUE}.")
-    int seconds;
+            names = {"-p", "--parallelism"},
+            description = "Task slots of each system (and ceiling workers). Default: cores.")
+    Integer parallelism;
 
     @Option(
-            names = "--batch",
-            defaultValue = "32",
-            description = "Sequences per raw ONNX run. Default: ${DEFAULT-VALUE}.")
-    int batch;
+            names = "--workloads",
+            split = ",",
+            defaultValue = "customer-service,papers,contracts,mixed",
+            description = "Workloads measured closed-loop. Default: ${DEFAULT-VALUE}.")
+    List<String> workloads;
 
     @Option(
-            names = "--requests",
-            defaultValue = "300",
-            description = "Requests sent through the pipeline. Default: ${DEFAULT-VALUE}.")
-    int requests;
+            names = "--open-loop",
+            split = ",",
+            defaultValue = "customer-service,mixed",
+            description =
+                    "Workloads also measured open-loop at --loads of each system's maximum."
+                            + " Default: ${DEFAULT-VALUE}.")
+    List<String> openLoop;
 
     @Option(
-            names = "--parallelism",
-            defaultValue = "2",
-            description = "Pipeline task slots. Default: ${DEFAULT-VALUE}.")
-    int parallelism;
+            names = "--loads",
+            split = ",",
+            defaultValue = "0.5,0.7",
+            description = "Open-loop rates as shares of the maximum. Default: ${DEFAULT-VALUE}.")
+    List<Double> loads;
+
+    @Option(
+            names = "--sizes",
+            split = ",",
+            defaultValue = "1024,10240,102400,1048576",
+            description =
+                    "Document sizes in characters (zerolayer and ceiling). Default:"
+                            + " ${DEFAULT-VALUE}.")
+    List<Integer> sizes;
+
+    @Option(
+            names = "--size-requests",
+            split = ",",
+            defaultValue = "80,30,6,2",
+            description = "Documents sent at each size. Default: ${DEFAULT-VALUE}.")
+    List<Integer> sizeRequests;
+
+    @Option(names = "--no-scaling", description = "Skip the parallelism-1 runs.")
+    boolean noScaling;
+
+    @Option(
+            names = "--warmup",
+            defaultValue = "4s",
+            description = "Warm-up before each closed-loop measurement. Default: ${DEFAULT-VALUE}.")
+    String warmup;
+
+    @Option(
+            names = "--measure",
+            defaultValue = "10s",
+            description = "Each closed-loop measurement. Default: ${DEFAULT-VALUE}.")
+    String measure;
+
+    @Option(
+            names = "--open-measure",
+            defaultValue = "8s",
+            description = "Each open-loop measurement. Default: ${DEFAULT-VALUE}.")
+    String openMeasure;
+
+    @Option(
+            names = "--window",
+            defaultValue = "128",
+            description = "Closed loop: most requests in flight. Default: ${DEFAULT-VALUE}.")
+    int window;
+
+    @Option(
+            names = "--checkpoint-interval",
+            defaultValue = "200ms",
+            description =
+                    "Checkpoint interval of every job (replies become visible when their"
+                            + " checkpoint commits). Default: ${DEFAULT-VALUE}.")
+    String checkpointInterval;
+
+    @Option(
+            names = "--soak",
+            description =
+                    "Instead of the comparison: run zerolayer on the mixed workload at the first"
+                            + " --loads share (use --loads 0.7) of its maximum for this long"
+                            + " (e.g. 10m), sampling resident memory every 10 s.")
+    String soak;
+
+    @Option(
+            names = "--quick",
+            description =
+                    "A short run to try the command: 2 s warm-up, 4 s measurements, sizes 1 KB"
+                            + " and 100 KB, no scaling.")
+    boolean quick;
+
+    @Option(
+            names = "--out",
+            defaultValue = "bench-results",
+            description = "Folder for the JSON and Markdown results. Default: ${DEFAULT-VALUE}.")
+    Path out;
 
     @Mixin PipelineSettings settings;
 
     @Override
     public Integer call() throws Exception {
-        int cores = Runtime.getRuntime().availableProcessors();
-        System.out.printf(
-                Locale.ROOT,
-                "Raw ONNX Runtime, CPU, batch %d × seq 128, %d s each%n",
-                batch,
-                seconds);
-        for (int threads : cores > 1 ? new int[] {1, cores} : new int[] {1})
-            for (EncoderModel model : EncoderModel.values()) {
-                try (SentenceEncoder encoder = SentenceEncoder.open(model, threads)) {
-                    long[] content =
-                            Arrays.copyOf(encoder.tokenizeText(WORDS.repeat(4)).ids(), 126);
-                    List<long[]> sequences = new ArrayList<>();
-                    for (int i = 0; i < batch; i++) {
-                        sequences.add(content);
-                    }
-                    TokenBatch tokens = encoder.batch(sequences);
-                    encoder.encode(tokens); // warm-up
-                    long start = System.nanoTime();
-                    long done = 0;
-                    while (System.nanoTime() - start < seconds * 1_000_000_000L) {
-                        encoder.encode(tokens);
-                        done += batch;
-                    }
-                    double perSecond = done / ((System.nanoTime() - start) / 1e9);
-                    System.out.printf(
-                            Locale.ROOT,
-                            "  %-18s %d thread(s) %7.1f sequences/s%n",
-                            model.id(),
-                            threads,
-                            perSecond);
-                }
-            }
-
-        // One request = one 128-token embed sequence (fp32), so the figures compare directly.
-        String prompt =
-                "<task:embed><output_format:text><note>"
-                        + WORDS.repeat(4).substring(0, 560)
-                        + "</note>";
-        Configuration conf = settings.load();
-        System.out.printf(
-                Locale.ROOT,
-                "%nPipeline (embedded broker + MiniCluster, parallelism %d): %d embed requests of"
-                        + " ~128 tokens%n",
-                parallelism,
-                requests);
-        try (EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, null, parallelism);
-                ZeroLayerClient client =
-                        ZeroLayerClient.builder()
-                                .bootstrapServers(pipeline.bootstrapServers())
-                                .requestsTopic(
-                                        pipeline.configuration()
-                                                .get(PipelineOptions.REQUESTS_TOPIC))
-                                .build()) {
-            client.submit(PromptFiles.request("warmup", "bench", prompt, Map.of())).join();
-            long start = System.nanoTime();
-            List<CompletableFuture<AnalysisResponse>> replies = new ArrayList<>();
-            for (int i = 0; i < requests; i++) {
-                replies.add(
-                        client.submit(
-                                PromptFiles.request("bench-" + i, "bench", prompt, Map.of())));
-            }
-            long ok = 0;
-            long kernelNanos = 0;
-            for (CompletableFuture<AnalysisResponse> f : replies) {
-                AnalysisResponse r = f.join();
-                ok += r.getStatus() == ResponseStatus.OK ? 1 : 0;
-                kernelNanos += r.getCost().getKernelNanos();
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(
-                    Locale.ROOT,
-                    "  %d/%d OK in %.1f s: %.1f requests/s (= sequences/s); mean kernel time %.1f"
-                            + " ms/request%n",
-                    ok,
-                    requests,
-                    seconds,
-                    requests / seconds,
-                    kernelNanos / 1e6 / requests);
+        int p = parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors();
+        List<Workload> closed = workloads.stream().map(Workload::byId).toList();
+        List<Workload> open = openLoop.stream().map(Workload::byId).toList();
+        if (sizeRequests.size() < sizes.size()) {
+            throw new picocli.CommandLine.ParameterException(
+                    new picocli.CommandLine(this), "--size-requests needs one count per size");
         }
+        double soakSeconds = soak == null ? 0 : seconds(soak);
+        if (soakSeconds > 0) {
+            closed = List.of(Workload.MIXED);
+            open = List.of();
+        }
+        double warm = seconds(warmup);
+        double meas = seconds(measure);
+        double openMeas = seconds(openMeasure);
+        List<Integer> sz = sizes;
+        List<Integer> szCount = sizeRequests;
+        boolean scaling = !noScaling;
+        if (quick) {
+            warm = 2;
+            meas = 4;
+            openMeas = 4;
+            sz = Arrays.asList(1024, 102400);
+            szCount = Arrays.asList(10, 2);
+            scaling = false;
+        }
+        ComparisonBench.run(
+                new ComparisonBench.Options(
+                        seed,
+                        p,
+                        closed,
+                        open,
+                        loads,
+                        sz,
+                        szCount,
+                        scaling,
+                        warm,
+                        meas,
+                        openMeas,
+                        window,
+                        TimeUtils.parseDuration(checkpointInterval),
+                        soakSeconds,
+                        out,
+                        settings.load()));
         return 0;
+    }
+
+    private static double seconds(String duration) {
+        Duration d = TimeUtils.parseDuration(duration);
+        return d.toMillis() / 1000.0;
     }
 }

@@ -181,6 +181,22 @@ public final class CompiledGraph {
      */
     public record BatchOutcome(GraphRun run, RuntimeException error) {}
 
+    /** The encoder model this graph runs (its fallback may run another). */
+    public EncoderModel model() {
+        return encoder.model();
+    }
+
+    /**
+     * The token sequences (content ids, without [CLS]/[SEP]) a run of {@code input} would encode:
+     * its chunks, then its queries — tokenized and chunked exactly as {@link #executeBatch} does,
+     * but not encoded. Benchmarks replay them on the bare encoder as the hardware ceiling.
+     *
+     * @throws IllegalArgumentException as {@link #execute(ParsedPrompt)} would
+     */
+    public List<long[]> encoderSequences(BatchInput input) {
+        return List.copyOf(prepare(0, input).sequences);
+    }
+
     /** Most sequences in one encoder run; longer batches are cut, shortest sequences first. */
     public static final int MAX_SEQUENCES_PER_RUN = 64;
 

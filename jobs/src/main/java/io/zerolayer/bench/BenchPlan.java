@@ -1,0 +1,36 @@
+package io.zerolayer.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one benchmark worker process measures: one system at one parallelism. The comparison writes
+ * it as JSON for the worker it starts; the worker writes its figures back as JSON.
+ *
+ * @param system {@code ceiling}, {@code zerolayer}, {@code naive-flink} or {@code runtime-router}
+ * @param closedLoop workloads measured at maximum throughput
+ * @param openLoop workloads then measured at fixed rates: {@code loads} × the closed-loop maximum
+ * @param sizes document sizes (characters) measured one after another, {@code sizeRequests} each
+ * @param taskModels for the naive baseline: per workload, the model of each task
+ * @param ceilingWorkers for the ceiling: the worker counts to measure it at
+ * @param soakSeconds for a soak: this long at {@code loads[0]} × the mixed workload's maximum
+ */
+record BenchPlan(
+        String system,
+        int parallelism,
+        long seed,
+        List<String> closedLoop,
+        List<String> openLoop,
+        List<Double> loads,
+        List<Integer> sizes,
+        List<Integer> sizeRequests,
+        double warmupSeconds,
+        double measureSeconds,
+        double openLoopSeconds,
+        int window,
+        Map<String, String> flinkConf,
+        String contractsYaml,
+        Map<String, Map<String, String>> taskModels,
+        List<Integer> ceilingWorkers,
+        double soakSeconds,
+        String out) {}

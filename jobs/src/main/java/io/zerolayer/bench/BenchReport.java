@@ -1,0 +1,496 @@
+package io.zerolayer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns the comparison's JSON into its Markdown tables and checks the targets of the benchmark
+ * issue against the figures of this one run.
+ */
+final class BenchReport {
+    private static final String[] SYSTEMS = {
+        ComparisonBench.ZEROLAYER, ComparisonBench.NAIVE, ComparisonBench.ROUTER
+    };
+
+    private final JsonNode report;
+    private final int parallelism;
+
+    BenchReport(JsonNode report) {
+        this.report = report;
+        this.parallelism = report.path("options").path("parallelism").asInt();
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        JsonNode m = report.path("machine");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "Measured %s on %s (%d cores), Java %s, ONNX Runtime %s, CPU provider,"
+                                + " %d ONNX thread(s) a slot, checkpoints every %d ms"
+                                + " (replies are committed with them), seed %d; %.0f s in all.%n%n",
+                        report.path("startedAt").asText(),
+                        m.path("cpu").asText(),
+                        m.path("cores").asInt(),
+                        m.path("java").asText(),
+                        m.path("onnxRuntime").asText(),
+                        m.path("intraOpThreads").asInt(),
+                        report.path("options").path("checkpointIntervalMillis").asLong(),
+                        report.path("options").path("seed").asLong(),
+                        report.path("wallSeconds").asDouble()));
+        closedLoop(md);
+        openLoop(md);
+        scaling(md);
+        sizes(md);
+        soak(md);
+        md.append("**Targets**\n\n| target | measured | met |\n|---|---|---|\n");
+        for (JsonNode t : targets()) {
+            md.append("| ")
+                    .append(t.path("target").asText())
+                    .append(" | ")
+                    .append(t.path("measured").asText())
+                    .append(" | ")
+                    .append(t.path("met").asBoolean() ? "yes" : "**no**")
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private void closedLoop(StringBuilder md) {
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "**Closed loop, maximum throughput** (parallelism %d, at most %d requests"
+                                + " in flight; latency from send to reply, ms)%n%n",
+                        parallelism,
+                        report.path("options").path("window").asInt()));
+        md.append(
+                "| workload | system | req/s | tokens/s | × ceiling | p50 | p95 | p99 | max |"
+                        + " CPU s/req | peak RSS MiB | compiles | hit ratio | decide µs/req |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for (JsonNode facts : workloads()) {
+            String w = facts.path("id").asText();
+            JsonNode c = ceilingRow(w, parallelism, 0);
+            double tokens = facts.path("tokensPerRequest").asDouble();
+            if (c != null) {
+                md.append(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | ceiling (bare ONNX Runtime) | %.1f | %.0f | 1.00 | | | | |"
+                                        + " %.4f | | | | |%n",
+                                w,
+                                c.path("requestsPerSecond").asDouble(),
+                                c.path("tokensPerSecond").asDouble(),
+                                c.path("cpuSecondsPerRequest").asDouble()));
+            }
+            for (String s : SYSTEMS) {
+                JsonNode p = phase(s, parallelism, w, "closed", 0);
+                if (p == null) {
+                    continue;
+                }
+                double rps = p.path("requestsPerSecond").asDouble();
+                int answered = p.path("ok").asInt() + p.path("failed").asInt();
+                md.append(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | %s | %.1f | %.0f | %s | %.0f | %.0f | %.0f | %.0f | %.4f |"
+                                        + " %.0f | %s | %s | %s |%n",
+                                w,
+                                s,
+                                rps,
+                                rps * tokens,
+                                c == null
+                                        ? "–"
+                                        : String.format(
+                                                Locale.ROOT,
+                                                "%.2f",
+                                                rps / c.path("requestsPerSecond").asDouble()),
+                                p.path("latency").path("p50").asDouble(),
+                                p.path("latency").path("p95").asDouble(),
+                                p.path("latency").path("p99").asDouble(),
+                                p.path("latency").path("max").asDouble(),
+                                p.path("cpuSecondsPerRequest").asDouble(),
+                                p.path("peakRssBytes").asDouble() / (1 << 20),
+                                s.equals(ComparisonBench.ZEROLAYER)
+                                        ? String.valueOf(p.path("compiles").asInt())
+                                        : "–",
+                                s.equals(ComparisonBench.ZEROLAYER) && answered > 0
+                                        ? String.format(
+                                                Locale.ROOT,
+                                                "%.3f",
+                                                1 - (double) p.path("compiles").asInt() / answered)
+                                        : "–",
+                                s.equals(ComparisonBench.NAIVE)
+                                        ? "–"
+                                        : String.format(
+                                                Locale.ROOT,
+                                                "%.0f",
+                                                p.path("meanRouteMicros").asDouble())));
+            }
+        }
+        md.append(
+                "\ntokens/s: encoder tokens ([CLS]/[SEP] included) of the stream's requests as"
+                        + " compiled for this machine, × requests/s. CPU s/req: the whole process"
+                        + " (broker, Flink, client and ONNX Runtime; the ceiling only encodes)."
+                        + " decide: classify + graph id (zerolayer), feature extraction + model"
+                        + " pick (router). Compiles and hit ratio: graphs compiled during the"
+                        + " measured phase, after warm-up.\n\n");
+    }
+
+    private void openLoop(StringBuilder md) {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode facts : workloads()) {
+            String w = facts.path("id").asText();
+            for (String s : SYSTEMS) {
+                for (JsonNode p : phases(s, parallelism)) {
+                    if (p.path("workload").asText().equals(w)
+                            && p.path("mode").asText().equals("open")) {
+                        rows.add(
+                                String.format(
+                                        Locale.ROOT,
+                                        "| %s | %s | %.0f%% | %.1f | %.1f | %.0f | %.0f | %.0f |"
+                                                + " %.0f | %d |",
+                                        w,
+                                        s,
+                                        p.path("load").asDouble() * 100,
+                                        p.path("offeredPerSecond").asDouble(),
+                                        p.path("requestsPerSecond").asDouble(),
+                                        p.path("latency").path("p50").asDouble(),
+                                        p.path("latency").path("p95").asDouble(),
+                                        p.path("latency").path("p99").asDouble(),
+                                        p.path("latency").path("max").asDouble(),
+                                        p.path("lost").asInt()));
+                    }
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append(
+                "**Open loop** (requests sent on a fixed schedule at a share of each system's own"
+                        + " maximum; latency from the scheduled time to the reply, ms)\n\n");
+        md.append(
+                "| workload | system | load | offered/s | achieved/s | p50 | p95 | p99 | max |"
+                        + " lost |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        rows.forEach(r -> md.append(r).append('\n'));
+        md.append('\n');
+    }
+
+    private void scaling(StringBuilder md) {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode facts : workloads()) {
+            String w = facts.path("id").asText();
+            JsonNode c1 = ceilingRow(w, 1, 0);
+            JsonNode c2 = ceilingRow(w, parallelism, 0);
+            if (c1 != null && c2 != null && parallelism > 1) {
+                rows.add(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | ceiling | %.1f | %.1f | %.2f | | |",
+                                w,
+                                c1.path("requestsPerSecond").asDouble(),
+                                c2.path("requestsPerSecond").asDouble(),
+                                c2.path("requestsPerSecond").asDouble()
+                                        / c1.path("requestsPerSecond").asDouble()));
+            }
+            for (String s : SYSTEMS) {
+                JsonNode p1 = phase(s, 1, w, "closed", 0);
+                JsonNode p2 = phase(s, parallelism, w, "closed", 0);
+                if (p1 == null || p2 == null || parallelism == 1) {
+                    continue;
+                }
+                rows.add(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | %s | %.1f | %.1f | %.2f | %.0f | %.0f |",
+                                w,
+                                s,
+                                p1.path("requestsPerSecond").asDouble(),
+                                p2.path("requestsPerSecond").asDouble(),
+                                p2.path("requestsPerSecond").asDouble()
+                                        / p1.path("requestsPerSecond").asDouble(),
+                                p1.path("latency").path("p99").asDouble(),
+                                p2.path("latency").path("p99").asDouble()));
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "**Scaling with parallelism** (closed loop; the ceiling with as many"
+                                + " encoder workers)%n%n| workload | system | req/s p=1 | req/s"
+                                + " p=%d | speed-up | p99 ms p=1 | p99 ms p=%d |%n"
+                                + "|---|---|--:|--:|--:|--:|--:|%n",
+                        parallelism,
+                        parallelism));
+        rows.forEach(r -> md.append(r).append('\n'));
+        md.append('\n');
+    }
+
+    private void sizes(StringBuilder md) {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode p : phases(ComparisonBench.ZEROLAYER, parallelism)) {
+            if (!p.path("workload").asText().equals("size")) {
+                continue;
+            }
+            int size = p.path("size").asInt();
+            JsonNode c = ceilingRow("size", parallelism, size);
+            double rps = p.path("requestsPerSecond").asDouble();
+            double tokensPerRequest =
+                    c == null ? 0 : c.path("tokens").asDouble() / c.path("requests").asDouble();
+            rows.add(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %.0f | %.2f | %.0f | %s | %s | %.0f | %.0f | %.3f | %.0f"
+                                    + " |",
+                            size >= 1 << 20
+                                    ? (size >> 20) + " MiB"
+                                    : size >= 1024 ? (size >> 10) + " KiB" : size + " B",
+                            p.path("ok").asInt(),
+                            tokensPerRequest,
+                            rps,
+                            rps * tokensPerRequest,
+                            c == null
+                                    ? "–"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.2f",
+                                            c.path("requestsPerSecond").asDouble()),
+                            c == null
+                                    ? "–"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.2f",
+                                            rps / c.path("requestsPerSecond").asDouble()),
+                            p.path("latency").path("p50").asDouble(),
+                            p.path("latency").path("p99").asDouble(),
+                            p.path("cpuSecondsPerRequest").asDouble(),
+                            p.path("peakRssBytes").asDouble() / (1 << 20)));
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "**Document size** (zerolayer, summarize one document a request,"
+                                + " parallelism %d)%n%n| size | requests | tokens/req | req/s |"
+                                + " tokens/s | ceiling req/s | × ceiling | p50 ms | p99 ms |"
+                                + " CPU s/req | peak RSS MiB |%n"
+                                + "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|%n",
+                        parallelism));
+        rows.forEach(r -> md.append(r).append('\n'));
+        md.append('\n');
+    }
+
+    private void soak(StringBuilder md) {
+        JsonNode samples = soakSamples();
+        if (samples == null) {
+            return;
+        }
+        double[] growth = soakGrowth(samples);
+        JsonNode phase = system(ComparisonBench.ZEROLAYER, parallelism).path("soakPhase");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "**Soak** (zerolayer, %s at %.1f req/s offered for %.0f s): %d OK, %d"
+                                + " lost, p50 %.0f ms, p99 %.0f ms; resident memory %.0f MiB"
+                                + " after the first minute, %.0f MiB over the last minute"
+                                + " (%+.1f%%), peak %.0f MiB%n%n",
+                        phase.path("workload").asText(),
+                        phase.path("offeredPerSecond").asDouble(),
+                        phase.path("seconds").asDouble(),
+                        phase.path("ok").asInt(),
+                        phase.path("lost").asInt(),
+                        phase.path("latency").path("p50").asDouble(),
+                        phase.path("latency").path("p99").asDouble(),
+                        growth[0] / (1 << 20),
+                        growth[1] / (1 << 20),
+                        (growth[1] / growth[0] - 1) * 100,
+                        growth[2] / (1 << 20)));
+    }
+
+    /** Mean RSS of the second minute, of the last minute, and the peak sample. */
+    static double[] soakGrowth(JsonNode samples) {
+        double last = samples.get(samples.size() - 1).path("seconds").asDouble();
+        double firstSum = 0;
+        int firstN = 0;
+        double lastSum = 0;
+        int lastN = 0;
+        double peak = 0;
+        for (JsonNode s : samples) {
+            double t = s.path("seconds").asDouble();
+            double rss = s.path("rssBytes").asDouble();
+            peak = Math.max(peak, rss);
+            if (t >= 60 && t < 120) {
+                firstSum += rss;
+                firstN++;
+            }
+            if (t >= last - 60) {
+                lastSum += rss;
+                lastN++;
+            }
+        }
+        return new double[] {
+            firstN == 0 ? samples.get(0).path("rssBytes").asDouble() : firstSum / firstN,
+            lastSum / Math.max(1, lastN),
+            peak
+        };
+    }
+
+    /** The issue's targets, each with its measured value. */
+    ArrayNode targets() {
+        ArrayNode out = BenchWorker.JSON.createArrayNode();
+        for (JsonNode facts : workloads()) {
+            String w = facts.path("id").asText();
+            JsonNode z = phase(ComparisonBench.ZEROLAYER, parallelism, w, "closed", 0);
+            JsonNode c = ceilingRow(w, parallelism, 0);
+            if (z != null && c != null) {
+                double ratio = rps(z) / c.path("requestsPerSecond").asDouble();
+                target(out, "zerolayer ≥ 0.85 × ceiling, " + w, "%.2f ×", ratio, ratio >= 0.85);
+            }
+        }
+        for (String w : List.of(Workload.CUSTOMER_SERVICE.id(), Workload.MIXED.id())) {
+            JsonNode z = phase(ComparisonBench.ZEROLAYER, parallelism, w, "closed", 0);
+            JsonNode n = phase(ComparisonBench.NAIVE, parallelism, w, "closed", 0);
+            JsonNode r = phase(ComparisonBench.ROUTER, parallelism, w, "closed", 0);
+            if (z != null && n != null) {
+                double ratio = rps(z) / rps(n);
+                target(out, "zerolayer ≥ 2 × naive Flink, " + w, "%.2f ×", ratio, ratio >= 2);
+            }
+            if (z != null && r != null) {
+                double ratio = rps(z) / rps(r);
+                target(
+                        out,
+                        "zerolayer ≥ 1.5 × runtime router, " + w,
+                        "%.2f ×",
+                        ratio,
+                        ratio >= 1.5);
+            }
+            JsonNode zHalf = phase(ComparisonBench.ZEROLAYER, parallelism, w, "open", 0.5);
+            JsonNode rHalf = phase(ComparisonBench.ROUTER, parallelism, w, "open", 0.5);
+            if (zHalf != null && rHalf != null) {
+                double ratio = p(zHalf, "p95") / p(rHalf, "p95");
+                target(
+                        out,
+                        "p95 at 50% load ≤ 0.5 × the router's, " + w,
+                        "%.2f × (" + ms(zHalf, "p95") + " vs " + ms(rHalf, "p95") + ")",
+                        ratio,
+                        ratio <= 0.5);
+            }
+            JsonNode z70 = phase(ComparisonBench.ZEROLAYER, parallelism, w, "open", 0.7);
+            if (z70 != null) {
+                double ratio = p(z70, "p99") / p(z70, "p50");
+                target(
+                        out,
+                        "p99 ≤ 2 × p50 at 70% load, " + w,
+                        "%.2f × (" + ms(z70, "p99") + " vs " + ms(z70, "p50") + ")",
+                        ratio,
+                        ratio <= 2);
+            }
+        }
+        JsonNode samples = soakSamples();
+        if (samples != null) {
+            double[] g = soakGrowth(samples);
+            double growth = g[1] / g[0] - 1;
+            target(
+                    out,
+                    "resident memory flat at 70% load (≤ 5% growth after the first minute)",
+                    "%+.1f%%",
+                    growth * 100,
+                    growth <= 0.05);
+        }
+        return out;
+    }
+
+    private static void target(
+            ArrayNode out, String name, String format, double value, boolean met) {
+        ObjectNode t = out.addObject();
+        t.put("target", name);
+        t.put("value", value);
+        t.put("measured", String.format(Locale.ROOT, format, value));
+        t.put("met", met);
+    }
+
+    private static double rps(JsonNode phase) {
+        return phase.path("requestsPerSecond").asDouble();
+    }
+
+    private static double p(JsonNode phase, String which) {
+        return phase.path("latency").path(which).asDouble();
+    }
+
+    private static String ms(JsonNode phase, String which) {
+        return String.format(Locale.ROOT, "%.0f ms", p(phase, which));
+    }
+
+    private JsonNode soakSamples() {
+        JsonNode z = system(ComparisonBench.ZEROLAYER, parallelism);
+        JsonNode samples = z == null ? null : z.get("soak");
+        return samples == null || samples.isEmpty() ? null : samples;
+    }
+
+    /** The workloads measured, in order, each with its stream facts and {@code id}. */
+    private List<JsonNode> workloads() {
+        List<JsonNode> out = new ArrayList<>();
+        report.path("ceiling")
+                .path("work")
+                .fields()
+                .forEachRemaining(
+                        e -> {
+                            if (!e.getKey().equals("all")) {
+                                ObjectNode n = ((ObjectNode) e.getValue()).deepCopy();
+                                n.put("id", e.getKey());
+                                out.add(n);
+                            }
+                        });
+        return out;
+    }
+
+    private JsonNode system(String name, int p) {
+        for (JsonNode s : report.path("systems")) {
+            if (s.path("system").asText().equals(name) && s.path("parallelism").asInt() == p) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private List<JsonNode> phases(String system, int p) {
+        JsonNode s = system(system, p);
+        List<JsonNode> out = new ArrayList<>();
+        if (s != null) {
+            s.path("phases").forEach(out::add);
+        }
+        return out;
+    }
+
+    private JsonNode phase(String system, int p, String workload, String mode, double load) {
+        for (JsonNode ph : phases(system, p)) {
+            if (ph.path("workload").asText().equals(workload)
+                    && ph.path("mode").asText().equals(mode)
+                    && Math.abs(ph.path("load").asDouble() - load) < 1e-9) {
+                return ph;
+            }
+        }
+        return null;
+    }
+
+    private JsonNode ceilingRow(String workload, int workers, int size) {
+        for (JsonNode c : report.path("ceiling").path("ceiling")) {
+            if (c.path("workload").asText().equals(workload)
+                    && c.path("workers").asInt() == workers
+                    && c.path("size").asInt() == size) {
+                return c;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,139 @@
+package io.zerolayer.bench;
+
+import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.TokenBatch;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The hardware ceiling: ONNX Runtime alone running a stream's encoder work ({@link EncoderWork}) in
+ * a tight loop — sequences pre-tokenized, sorted by length and cut into runs of at most 64 (the
+ * least padding any batching can reach), {@code workers} threads each with its own sessions of
+ * {@code intraOpThreads} threads, as the pipeline's task slots have. No Kafka, no parsing, no
+ * decoding: only the encoder.
+ */
+final class Ceiling {
+    private static final int MAX_SEQUENCES_PER_RUN = 64;
+
+    private Ceiling() {}
+
+    /** What one ceiling measurement came to. */
+    record Result(
+            int workers,
+            int requests,
+            long sequences,
+            long tokens,
+            int passes,
+            double seconds,
+            double requestsPerSecond,
+            double tokensPerSecond,
+            double cpuSecondsPerRequest) {}
+
+    private record Run(EncoderModel model, TokenBatch batch) {}
+
+    /** Runs the work repeatedly until at least {@code minSeconds} have passed. */
+    static Result measure(EncoderWork work, int workers, int intraOpThreads, double minSeconds)
+            throws InterruptedException {
+        Map<EncoderModel, List<long[]>> byModel = new EnumMap<>(EncoderModel.class);
+        for (EncoderWork.Item item : work.items()) {
+            byModel.computeIfAbsent(item.model(), m -> new ArrayList<>()).addAll(item.sequences());
+        }
+        List<SentenceEncoder[]> sessions = new ArrayList<>();
+        try {
+            for (int w = 0; w < workers; w++) {
+                SentenceEncoder[] mine = new SentenceEncoder[EncoderModel.values().length];
+                for (EncoderModel m : byModel.keySet()) {
+                    mine[m.ordinal()] = SentenceEncoder.open(m, intraOpThreads);
+                }
+                sessions.add(mine);
+            }
+            List<Run> runs = new ArrayList<>();
+            byModel.forEach(
+                    (model, sequences) -> {
+                        sequences.sort(Comparator.comparingInt(s -> s.length));
+                        SentenceEncoder tokenizer = sessions.get(0)[model.ordinal()];
+                        for (int from = 0; from < sequences.size(); from += MAX_SEQUENCES_PER_RUN) {
+                            runs.add(
+                                    new Run(
+                                            model,
+                                            tokenizer.batch(
+                                                    sequences.subList(
+                                                            from,
+                                                            Math.min(
+                                                                    sequences.size(),
+                                                                    from
+                                                                            + MAX_SEQUENCES_PER_RUN)))));
+                        }
+                    });
+            // warm-up: every worker runs each model once
+            pass(runs.subList(0, Math.min(runs.size(), workers * byModel.size())), sessions);
+            long cpu0 = ProcessStats.cpuNanos();
+            long start = System.nanoTime();
+            int passes = 0;
+            do {
+                pass(runs, sessions);
+                passes++;
+            } while ((System.nanoTime() - start) / 1e9 < minSeconds);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = (ProcessStats.cpuNanos() - cpu0) / 1e9;
+            int requests = work.items().size() * passes;
+            return new Result(
+                    workers,
+                    work.items().size(),
+                    work.sequences(),
+                    work.tokens(),
+                    passes,
+                    seconds,
+                    requests / seconds,
+                    work.tokens() * passes / seconds,
+                    cpu / requests);
+        } finally {
+            for (SentenceEncoder[] mine : sessions) {
+                for (SentenceEncoder s : mine) {
+                    if (s != null) {
+                        s.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /** One pass over the runs, shared out to the workers as they come free. */
+    private static void pass(List<Run> runs, List<SentenceEncoder[]> sessions)
+            throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        for (SentenceEncoder[] mine : sessions) {
+            Thread t =
+                    new Thread(
+                            () -> {
+                                try {
+                                    for (int i = next.getAndIncrement();
+                                            i < runs.size();
+                                            i = next.getAndIncrement()) {
+                                        Run r = runs.get(i);
+                                        mine[r.model().ordinal()].encode(r.batch());
+                                    }
+                                } catch (RuntimeException e) {
+                                    failure.compareAndSet(null, e);
+                                }
+                            },
+                            "ceiling-worker");
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+}

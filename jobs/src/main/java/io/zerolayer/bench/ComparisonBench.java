@@ -1,0 +1,323 @@
+package io.zerolayer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.operators.contracts.TaskContracts;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The whole comparison: the ceiling, ZeroLayer, the naive Flink job and the runtime router on the
+ * same seeded request streams, each in a worker process of its own ({@link BenchWorker}), then one
+ * report — a Markdown table on the terminal and in {@code bench-results/latest.md}, every figure as
+ * JSON in {@code bench-results/bench-<time>.json}.
+ */
+public final class ComparisonBench {
+    public static final String ZEROLAYER = "zerolayer";
+    public static final String NAIVE = BaselineJob.Kind.NAIVE.id;
+    public static final String ROUTER = BaselineJob.Kind.ROUTER.id;
+    public static final String CEILING = "ceiling";
+
+    /** What to run. */
+    public record Options(
+            long seed,
+            int parallelism,
+            List<Workload> workloads,
+            List<Workload> openLoopWorkloads,
+            List<Double> loads,
+            List<Integer> sizes,
+            List<Integer> sizeRequests,
+            boolean scaling,
+            double warmupSeconds,
+            double measureSeconds,
+            double openLoopSeconds,
+            int window,
+            Duration checkpointInterval,
+            double soakSeconds,
+            Path outDir,
+            Configuration conf) {}
+
+    private ComparisonBench() {}
+
+    /** Runs the comparison; returns the JSON file written. */
+    public static Path run(Options o) throws Exception {
+        Files.createDirectories(o.outDir());
+        long started = System.nanoTime();
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path work = Files.createTempDirectory("zerolayer-bench-");
+        String contracts = benchContracts();
+        Path contractsFile = work.resolve("tasks.yaml");
+        Files.writeString(contractsFile, contracts);
+        Configuration conf = new Configuration(o.conf());
+        conf.set(PipelineOptions.CONTRACTS_FILE, contractsFile.toString());
+        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, o.checkpointInterval());
+        Map<String, String> flinkConf = conf.toMap();
+        List<String> all = o.workloads().stream().map(Workload::id).toList();
+        List<String> open = o.openLoopWorkloads().stream().map(Workload::id).toList();
+        int p = o.parallelism();
+
+        ObjectNode report = BenchWorker.JSON.createObjectNode();
+        report.put("startedAt", stamp);
+        report.set("machine", machine(conf));
+        report.set("options", options(o));
+        ArrayNode systems = report.putArray("systems");
+
+        boolean soakOnly = o.soakSeconds() > 0;
+        List<Integer> workers = o.scaling() && p > 1 ? List.of(1, p) : List.of(p);
+        JsonNode ceiling =
+                runWorker(
+                        work,
+                        plan(
+                                o,
+                                CEILING,
+                                p,
+                                all,
+                                List.of(),
+                                soakOnly ? List.of() : o.sizes(),
+                                flinkConf,
+                                contracts,
+                                Map.of(),
+                                workers,
+                                0));
+        report.set("ceiling", ceiling);
+        Map<String, Map<String, String>> taskModels = new LinkedHashMap<>();
+        Map<String, String> table = new LinkedHashMap<>();
+        ceiling.path("work")
+                .path("all")
+                .path("taskModels")
+                .fields()
+                .forEachRemaining(e -> table.put(e.getKey(), e.getValue().asText()));
+        taskModels.put("all", table);
+
+        if (soakOnly) {
+            systems.add(
+                    runWorker(
+                            work,
+                            plan(
+                                    o,
+                                    ZEROLAYER,
+                                    p,
+                                    all.subList(0, 1),
+                                    List.of(),
+                                    List.of(),
+                                    flinkConf,
+                                    contracts,
+                                    taskModels,
+                                    List.of(),
+                                    o.soakSeconds())));
+        } else {
+            for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
+                systems.add(
+                        runWorker(
+                                work,
+                                plan(
+                                        o,
+                                        system,
+                                        p,
+                                        all,
+                                        open,
+                                        system.equals(ZEROLAYER) ? o.sizes() : List.of(),
+                                        flinkConf,
+                                        contracts,
+                                        taskModels,
+                                        List.of(),
+                                        0)));
+            }
+            if (o.scaling() && p > 1) {
+                for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
+                    systems.add(
+                            runWorker(
+                                    work,
+                                    plan(
+                                            o,
+                                            system,
+                                            1,
+                                            open,
+                                            List.of(),
+                                            List.of(),
+                                            flinkConf,
+                                            contracts,
+                                            taskModels,
+                                            List.of(),
+                                            0)));
+                }
+            }
+        }
+        report.put("wallSeconds", (System.nanoTime() - started) / 1e9);
+        BenchReport figures = new BenchReport(report);
+        report.set("targets", figures.targets());
+        String markdown = figures.markdown();
+        Path json = o.outDir().resolve("bench-" + stamp + ".json");
+        Files.writeString(json, BenchWorker.JSON.writeValueAsString(report));
+        Files.writeString(o.outDir().resolve("latest.md"), markdown);
+        System.out.println();
+        System.out.println(markdown);
+        System.out.printf(
+                Locale.ROOT,
+                "Figures: %s and %s (%.0f s in all)%n",
+                json,
+                o.outDir().resolve("latest.md"),
+                (System.nanoTime() - started) / 1e9);
+        return json;
+    }
+
+    /**
+     * The built-in contracts plus {@value Workload#LARGE_SUMMARY_TASK}: summarize without the 200
+     * 000-character limit, so size scaling can reach 1 MB in one request.
+     */
+    static String benchContracts() {
+        String yaml = TaskContracts.builtIn().source().stripTrailing();
+        String extra =
+                "\n  "
+                        + Workload.LARGE_SUMMARY_TASK
+                        + ":\n    decoder: summarize\n    output-formats: [json, text]\n"
+                        + "    attributes: {sentences: {type: int, min: 1, max: 50}}\n"
+                        + "    max-chars: "
+                        + Workload.LARGE_SUMMARY_MAX_CHARS
+                        + "\n";
+        String merged = yaml + extra;
+        TaskContracts parsed = TaskContracts.parse(merged);
+        if (parsed.task(Workload.LARGE_SUMMARY_TASK) == null) {
+            throw new IllegalStateException(
+                    "The built-in tasks.yaml no longer ends in its tasks section");
+        }
+        return merged;
+    }
+
+    private static BenchPlan plan(
+            Options o,
+            String system,
+            int parallelism,
+            List<String> closed,
+            List<String> open,
+            List<Integer> sizes,
+            Map<String, String> flinkConf,
+            String contracts,
+            Map<String, Map<String, String>> taskModels,
+            List<Integer> ceilingWorkers,
+            double soakSeconds) {
+        return new BenchPlan(
+                system,
+                parallelism,
+                o.seed(),
+                closed,
+                open,
+                o.loads(),
+                sizes,
+                o.sizeRequests().subList(0, sizes.size()),
+                o.warmupSeconds(),
+                o.measureSeconds(),
+                o.openLoopSeconds(),
+                o.window(),
+                flinkConf,
+                contracts,
+                taskModels,
+                ceilingWorkers,
+                soakSeconds,
+                null);
+    }
+
+    /** Runs one plan in a fresh JVM of the same command line; returns its figures. */
+    private static JsonNode runWorker(Path work, BenchPlan plan) throws Exception {
+        String name = plan.system() + "-p" + plan.parallelism();
+        Path planFile = work.resolve(name + ".plan.json");
+        Path out = work.resolve(name + ".json");
+        BenchPlan withOut =
+                new BenchPlan(
+                        plan.system(),
+                        plan.parallelism(),
+                        plan.seed(),
+                        plan.closedLoop(),
+                        plan.openLoop(),
+                        plan.loads(),
+                        plan.sizes(),
+                        plan.sizeRequests(),
+                        plan.warmupSeconds(),
+                        plan.measureSeconds(),
+                        plan.openLoopSeconds(),
+                        plan.window(),
+                        plan.flinkConf(),
+                        plan.contractsYaml(),
+                        plan.taskModels(),
+                        plan.ceilingWorkers(),
+                        plan.soakSeconds(),
+                        out.toString());
+        Files.writeString(planFile, BenchWorker.JSON.writeValueAsString(withOut));
+        List<String> command = new ArrayList<>();
+        command.add(
+                ProcessHandle.current()
+                        .info()
+                        .command()
+                        .orElse(
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString()));
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")) {
+                command.add(arg);
+            }
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(BenchWorker.class.getName());
+        command.add(planFile.toString());
+        Process process = new ProcessBuilder(command).inheritIO().start();
+        int rc = process.waitFor();
+        if (rc != 0 || !Files.exists(out)) {
+            throw new IllegalStateException(
+                    "Benchmark worker " + name + " failed (exit " + rc + "); see its output above");
+        }
+        return BenchWorker.JSON.readTree(out.toFile());
+    }
+
+    private static ObjectNode machine(Configuration conf) {
+        ObjectNode m = BenchWorker.JSON.createObjectNode();
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        m.put("java", System.getProperty("java.version"));
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        m.put("onnxRuntime", SentenceEncoder.runtimeVersion());
+        m.put("intraOpThreads", conf.get(PipelineOptions.INTRA_OP_THREADS));
+        m.put("hardwareProfile", conf.get(PipelineOptions.HARDWARE_PROFILE));
+        try {
+            m.put(
+                    "cpu",
+                    Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                            .filter(l -> l.startsWith("model name"))
+                            .findFirst()
+                            .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                            .orElse("unknown"));
+        } catch (IOException e) {
+            m.put("cpu", "unknown");
+        }
+        return m;
+    }
+
+    private static ObjectNode options(Options o) {
+        ObjectNode n = BenchWorker.JSON.createObjectNode();
+        n.put("seed", o.seed());
+        n.put("parallelism", o.parallelism());
+        n.put("warmupSeconds", o.warmupSeconds());
+        n.put("measureSeconds", o.measureSeconds());
+        n.put("openLoopSeconds", o.openLoopSeconds());
+        n.put("window", o.window());
+        n.put("checkpointIntervalMillis", o.checkpointInterval().toMillis());
+        n.set("loads", BenchWorker.JSON.valueToTree(o.loads()));
+        n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));
+        n.set("sizeRequests", BenchWorker.JSON.valueToTree(o.sizeRequests()));
+        n.put("soakSeconds", o.soakSeconds());
+        return n;
+    }
+}

@@ -1,0 +1,249 @@
+package io.zerolayer.bench;
+
+import io.zerolayer.client.ZeroLayerClient;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ResponseStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Sends a workload's requests to a running job through the real broker and times each reply.
+ *
+ * <ul>
+ *   <li><b>Closed loop</b>: at most {@code window} requests in flight; a new one goes out when a
+ *       reply comes back. Measures the most a system sustains.
+ *   <li><b>Open loop</b>: requests go out on a fixed schedule whatever the replies do, and each
+ *       latency runs from the request's <em>scheduled</em> time, so a stalled system cannot hide
+ *       its queue (no coordinated omission).
+ * </ul>
+ *
+ * Every request sent is waited for; one without a reply is counted as lost, never skipped.
+ */
+final class LoadDriver {
+    private final ZeroLayerClient client;
+    private final String tenant;
+
+    LoadDriver(ZeroLayerClient client, String tenant) {
+        this.client = client;
+        this.tenant = tenant;
+    }
+
+    /** What one phase measured. */
+    record Phase(
+            String mode,
+            double offeredPerSecond,
+            int sent,
+            int ok,
+            int failed,
+            int lost,
+            double seconds,
+            double requestsPerSecond,
+            Latencies latency,
+            double cpuSecondsPerRequest,
+            long peakRssBytes,
+            int compiles,
+            double meanRouteMicros) {}
+
+    private static final class Outcome {
+        final long scheduledNanos;
+        final boolean measured;
+        volatile long repliedNanos;
+        volatile AnalysisResponse response;
+        volatile boolean lost;
+
+        Outcome(long scheduledNanos, boolean measured) {
+            this.scheduledNanos = scheduledNanos;
+            this.measured = measured;
+        }
+    }
+
+    /** Closed loop: warm up, then measure for {@code measureSeconds}. */
+    Phase closedLoop(
+            Workload.Stream stream, int window, double warmupSeconds, double measureSeconds)
+            throws InterruptedException {
+        Semaphore permits = new Semaphore(window);
+        List<Outcome> outcomes = new ArrayList<>();
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        long start = System.nanoTime();
+        long measureFrom = start + (long) (warmupSeconds * 1e9);
+        long end = measureFrom + (long) (measureSeconds * 1e9);
+        Meter meter = null;
+        while (true) {
+            long left = end - System.nanoTime();
+            if (left <= 0 || !permits.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            long now = System.nanoTime();
+            if (now >= end) {
+                permits.release();
+                break;
+            }
+            if (meter == null && now >= measureFrom) {
+                meter = new Meter();
+            }
+            Outcome o = new Outcome(now, now >= measureFrom);
+            outcomes.add(o);
+            all.add(
+                    send(stream.next(), o, Instant.now())
+                            .whenComplete((r, e) -> permits.release()));
+        }
+        return finish("closed", 0, outcomes, all, meter, measureFrom, end);
+    }
+
+    /** Open loop at {@code perSecond} for warm-up plus measurement. */
+    Phase openLoop(
+            Workload.Stream stream, double perSecond, double warmupSeconds, double measureSeconds) {
+        List<Outcome> outcomes = new ArrayList<>();
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        long start = System.nanoTime();
+        long measureFrom = start + (long) (warmupSeconds * 1e9);
+        long end = measureFrom + (long) (measureSeconds * 1e9);
+        double interval = 1e9 / perSecond;
+        Meter meter = null;
+        for (long k = 0; ; k++) {
+            long scheduled = start + (long) (k * interval);
+            if (scheduled >= end) {
+                break;
+            }
+            long wait = scheduled - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            if (meter == null && scheduled >= measureFrom) {
+                meter = new Meter();
+            }
+            Outcome o = new Outcome(scheduled, scheduled >= measureFrom);
+            outcomes.add(o);
+            // the request's timestamp is its scheduled time, as a gateway would stamp it
+            long lagMillis = (System.nanoTime() - scheduled) / 1_000_000;
+            all.add(send(stream.next(), o, Instant.now().minusMillis(lagMillis)));
+        }
+        return finish("open", perSecond, outcomes, all, meter, measureFrom, end);
+    }
+
+    /** Sends {@code requests} with at most {@code window} in flight, all of them measured. */
+    Phase fixed(List<Workload.Request> requests, int window) throws InterruptedException {
+        Semaphore permits = new Semaphore(window);
+        List<Outcome> outcomes = new ArrayList<>();
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        long start = System.nanoTime();
+        Meter meter = new Meter();
+        for (Workload.Request r : requests) {
+            permits.acquire();
+            Outcome o = new Outcome(System.nanoTime(), true);
+            outcomes.add(o);
+            all.add(send(r, o, Instant.now()).whenComplete((x, e) -> permits.release()));
+        }
+        return finish("fixed", 0, outcomes, all, meter, start, Long.MAX_VALUE);
+    }
+
+    private CompletableFuture<AnalysisResponse> send(
+            Workload.Request r, Outcome o, Instant submittedAt) {
+        AnalysisRequest request =
+                AnalysisRequest.newBuilder()
+                        .setRequestId(r.id())
+                        .setTenantId(tenant)
+                        .setPrompt(r.prompt())
+                        .setSubmittedAt(submittedAt)
+                        .setAttributes(r.attributes())
+                        .build();
+        return client.submit(request)
+                .whenComplete(
+                        (response, error) -> {
+                            o.repliedNanos = System.nanoTime();
+                            if (error != null) {
+                                o.lost = true;
+                            } else {
+                                o.response = response;
+                            }
+                        });
+    }
+
+    /** CPU and peak memory of the measured part of a phase. */
+    private static final class Meter {
+        final long cpu0 = ProcessStats.cpuNanos();
+
+        Meter() {
+            ProcessStats.resetPeak();
+        }
+    }
+
+    private static Phase finish(
+            String mode,
+            double offered,
+            List<Outcome> outcomes,
+            List<CompletableFuture<?>> all,
+            Meter meter,
+            long measureFrom,
+            long end) {
+        for (CompletableFuture<?> f : all) {
+            try {
+                f.get(10, TimeUnit.MINUTES);
+            } catch (Exception e) {
+                // counted as lost by its outcome
+            }
+        }
+        long cpu = meter == null ? 0 : ProcessStats.cpuNanos() - meter.cpu0;
+        long peak = ProcessStats.peakRssBytes();
+        int sent = 0;
+        int ok = 0;
+        int failed = 0;
+        int lost = 0;
+        int compiles = 0;
+        long routeMicros = 0;
+        int completedInWindow = 0;
+        long lastReply = measureFrom;
+        List<Long> latencies = new ArrayList<>();
+        for (Outcome o : outcomes) {
+            if (o.response != null && o.repliedNanos >= measureFrom && o.repliedNanos <= end) {
+                completedInWindow++; // whenever it was sent: replies per second of the window
+            }
+            if (!o.measured) {
+                continue;
+            }
+            sent++;
+            if (o.lost || o.response == null) {
+                lost++;
+                continue;
+            }
+            AnalysisResponse r = o.response;
+            if (r.getStatus() == ResponseStatus.OK) {
+                ok++;
+            } else {
+                failed++;
+            }
+            if (r.getTimings().getCompileMicros() > 0) {
+                compiles++;
+            }
+            routeMicros += r.getTimings().getClassifyMicros();
+            latencies.add(o.repliedNanos - o.scheduledNanos);
+            lastReply = Math.max(lastReply, o.repliedNanos);
+        }
+        // closed and open loops: replies within the measured window over its length; a fixed set:
+        // all replies over the time to the last one
+        double seconds =
+                end == Long.MAX_VALUE ? (lastReply - measureFrom) / 1e9 : (end - measureFrom) / 1e9;
+        int completed = end == Long.MAX_VALUE ? ok + failed : completedInWindow;
+        int answered = ok + failed;
+        return new Phase(
+                mode,
+                offered,
+                sent,
+                ok,
+                failed,
+                lost,
+                seconds,
+                seconds <= 0 ? 0 : completed / seconds,
+                Latencies.ofNanos(latencies.stream().mapToLong(Long::longValue).toArray()),
+                answered == 0 ? 0 : cpu / 1e9 / answered,
+                peak,
+                compiles,
+                answered == 0 ? 0 : (double) routeMicros / answered);
+    }
+}

@@ -1,0 +1,121 @@
+package io.zerolayer.bench;
+
+import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.TokenBatch;
+import io.zerolayer.gpu.TokenizedText;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.execution.Chunk;
+import io.zerolayer.operators.execution.Chunker;
+import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.structure.DocumentContent;
+import io.zerolayer.operators.structure.DocumentContent.TextRun;
+import io.zerolayer.operators.tasks.DocumentTask;
+import io.zerolayer.operators.tasks.PostDecodeNode;
+import io.zerolayer.operators.tasks.TaskInput;
+import io.zerolayer.operators.tasks.TaskResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Document analysis the way a hand-written Flink map function does it, one request at a time:
+ * tokenize, chunk, encode this request's sequences (shortest first, runs of at most 64), pool,
+ * decode, then the post-decode steps. The same decoders, chunk sizes and post-decode steps as a
+ * compiled graph, so a baseline computes the same answer with the same encoder work — only without
+ * compilation, warm graphs or batching across requests.
+ */
+final class PerRequestAnalysis {
+    private static final Set<String> SENTENCE_DECODERS = Set.of("summarize", "classify", "extract");
+    private static final int MAX_SEQUENCES_PER_RUN = 64;
+
+    private PerRequestAnalysis() {}
+
+    /**
+     * @param decoder the task's decoder (summarize, classify, answer, embed, extract)
+     * @param strict strict compliance: redaction and audit run after the decoder
+     * @return the task's output in {@code outputFormat}
+     */
+    static String analyse(
+            ParsedPrompt prompt,
+            String decoder,
+            String outputFormat,
+            boolean strict,
+            SentenceEncoder encoder) {
+        DocumentContent content = DocumentContent.of(prompt);
+        DocumentTask task = DocumentTask.forName(decoder);
+        Chunker chunker =
+                new Chunker(
+                        SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows",
+                        GraphCompiler.WINDOW_TOKENS,
+                        GraphCompiler.WINDOW_STRIDE);
+        List<Chunk> chunks = new ArrayList<>();
+        for (Map.Entry<String, List<TextRun>> scope : content.scopes().entrySet()) {
+            for (TextRun run : scope.getValue()) {
+                TokenizedText tokens = encoder.tokenizeText(run.text());
+                chunks.addAll(chunker.chunk(scope.getKey(), prompt.source(), run, tokens));
+            }
+        }
+        if (chunks.isEmpty()) {
+            throw new IllegalArgumentException("The document has no text to analyse");
+        }
+        List<String> queries = task.queryTexts(content);
+        List<long[]> sequences = new ArrayList<>(chunks.size() + queries.size());
+        chunks.forEach(c -> sequences.add(c.tokenIds()));
+        for (String q : queries) {
+            sequences.add(encoder.tokenizeText(q).ids());
+        }
+        // shortest first, as a graph run orders them: the same runs, so the same padding and (for
+        // the int8 encoder, whose quantization scale is per run) the same vectors
+        Integer[] order = new Integer[sequences.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(
+                order, java.util.Comparator.comparingInt(i -> sequences.get(i).length));
+        float[][] vectors = new float[sequences.size()][];
+        for (int from = 0; from < order.length; from += MAX_SEQUENCES_PER_RUN) {
+            int to = Math.min(order.length, from + MAX_SEQUENCES_PER_RUN);
+            List<long[]> slice = new ArrayList<>(to - from);
+            for (int k = from; k < to; k++) {
+                slice.add(sequences.get(order[k]));
+            }
+            TokenBatch batch = encoder.batch(slice);
+            float[][] pooled = SentenceEncoder.pool(batch, encoder.encode(batch));
+            for (int k = from; k < to; k++) {
+                vectors[order[k]] = pooled[k - from];
+            }
+        }
+        int n = chunks.size();
+        TaskInput input =
+                new TaskInput(
+                        content,
+                        chunks,
+                        java.util.Arrays.copyOfRange(vectors, 0, n),
+                        queries,
+                        java.util.Arrays.copyOfRange(vectors, n, vectors.length),
+                        encoder.model().id());
+        TaskResult result = task.decode(input, outputFormat);
+        String output = result.output();
+        List<String> post = new ArrayList<>();
+        if (decoder.equals("classify")) {
+            post.add("evidence");
+        }
+        if (strict) {
+            post.add("redact");
+            post.add("audit");
+        }
+        for (String kind : post) {
+            output =
+                    PostDecodeNode.forKind(kind)
+                            .apply(
+                                    input,
+                                    output,
+                                    outputFormat,
+                                    new PostDecodeNode.Context(
+                                            "none", prompt.source(), encoder.checksum()))
+                            .output();
+        }
+        return output;
+    }
+}

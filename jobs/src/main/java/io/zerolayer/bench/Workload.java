@@ -1,0 +1,353 @@
+package io.zerolayer.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The benchmark's request streams, generated from a seed so every system sees the same requests in
+ * the same order. Texts are drawn from small phrase banks: their words do not matter to any system,
+ * their structure and length do.
+ *
+ * <ul>
+ *   <li>{@link #CUSTOMER_SERVICE}: short support tickets triaged into five labels — one structure
+ *       carries 99% of the requests; the rest are reviews to embed and questions about notes.
+ *   <li>{@link #LONG_PAPERS}: scientific papers of 8–14 sections (about 10–25 KB) to summarize.
+ *   <li>{@link #CONTRACT_REVIEW}: contracts of 3–8 KB, fields extracted or a question answered, in
+ *       strict compliance mode (redaction and audit on, each request run alone).
+ *   <li>{@link #MIXED}: 70% customer service, 15% contracts, 5% papers, 10% other short tasks.
+ * </ul>
+ */
+public enum Workload {
+    CUSTOMER_SERVICE("customer-service"),
+    LONG_PAPERS("papers"),
+    CONTRACT_REVIEW("contracts"),
+    MIXED("mixed");
+
+    private final String id;
+
+    Workload(String id) {
+        this.id = id;
+    }
+
+    /** The name used on the command line and in results. */
+    public String id() {
+        return id;
+    }
+
+    public static Workload byId(String id) {
+        for (Workload w : values()) {
+            if (w.id.equals(id)) {
+                return w;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unknown workload '" + id + "'; use customer-service, papers, contracts or mixed");
+    }
+
+    /** One request of a stream: its id, prompt and request attributes. */
+    public record Request(String id, String prompt, Map<String, String> attributes) {}
+
+    /** An endless, deterministic stream of this workload's requests. */
+    public Stream stream(long seed) {
+        return new Stream(this, seed);
+    }
+
+    /** The first {@code count} requests of {@link #stream(long)}. */
+    public List<Request> take(long seed, int count) {
+        Stream s = stream(seed);
+        List<Request> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(s.next());
+        }
+        return out;
+    }
+
+    /** Generates one workload's requests in order; ids are {@code <workload>-<n>}. */
+    public static final class Stream {
+        private final Workload workload;
+        private final SplittableRandom random;
+        private long n;
+
+        Stream(Workload workload, long seed) {
+            this.workload = workload;
+            this.random = new SplittableRandom(seed * 31 + workload.ordinal());
+        }
+
+        public Request next() {
+            String id = workload.id + "-" + n++;
+            return switch (workload) {
+                case CUSTOMER_SERVICE -> customerService(id);
+                case LONG_PAPERS -> paper(id);
+                case CONTRACT_REVIEW -> contract(id);
+                case MIXED -> mixed(id);
+            };
+        }
+
+        private Request mixed(String id) {
+            int roll = random.nextInt(100);
+            if (roll < 70) {
+                return customerService(id);
+            }
+            if (roll < 85) {
+                return contract(id);
+            }
+            if (roll < 90) {
+                return paper(id);
+            }
+            return otherShortTask(id);
+        }
+
+        private Request customerService(String id) {
+            if (random.nextInt(100) == 0) {
+                return otherShortTask(id);
+            }
+            // 260–500 characters: one size bucket, so one structure
+            String ticket = text(TICKET, 260, 500);
+            return new Request(
+                    id,
+                    "<task:triage><output_format:json>\n<labels>"
+                            + TRIAGE_LABELS
+                            + "</labels>\n<ticket channel=\""
+                            + CHANNELS[random.nextInt(CHANNELS.length)]
+                            + "\">\n"
+                            + ticket
+                            + "\n</ticket>",
+                    Map.of());
+        }
+
+        private Request otherShortTask(String id) {
+            return switch (random.nextInt(3)) {
+                case 0 ->
+                        new Request(
+                                id,
+                                "<task:embed><output_format:json>\n<review rating=\""
+                                        + (1 + random.nextInt(5))
+                                        + "\">"
+                                        + text(TICKET, 150, 600)
+                                        + "</review>",
+                                Map.of());
+                case 1 ->
+                        new Request(
+                                id,
+                                "<task:answer><output_format:text>\n<question>"
+                                        + QUESTIONS[random.nextInt(QUESTIONS.length)]
+                                        + "</question>\n<note>"
+                                        + text(TICKET, 400, 1200)
+                                        + "</note>",
+                                Map.of());
+                default ->
+                        new Request(
+                                id,
+                                "<task:summarize sentences=\"2\"><output_format:text>\n<ticket>"
+                                        + text(TICKET, 600, 1500)
+                                        + "</ticket>",
+                                Map.of());
+            };
+        }
+
+        private Request paper(String id) {
+            StringBuilder p = new StringBuilder();
+            p.append(
+                            "<task:summarize sentences=\"5\"><output_format:json>\n"
+                                    + "<paper doi=\"10.5555/zl.")
+                    .append(n)
+                    .append("\">\n<title>")
+                    .append(text(PAPER, 40, 120))
+                    .append("</title>\n");
+            int sections = 8 + random.nextInt(7);
+            for (int s = 0; s < sections; s++) {
+                String name = s < PAPER_SECTIONS.length ? PAPER_SECTIONS[s] : "appendix-" + s;
+                p.append("<section:")
+                        .append(name)
+                        .append('>')
+                        .append(text(PAPER, 900, 2000))
+                        .append("</section>\n");
+            }
+            return new Request(id, p.append("</paper>").toString(), Map.of());
+        }
+
+        private Request contract(String id) {
+            StringBuilder c = new StringBuilder();
+            boolean extract = random.nextBoolean();
+            if (extract) {
+                c.append("<task:extract><output_format:json>\n<fields>")
+                        .append(CONTRACT_FIELDS)
+                        .append("</fields>\n");
+            } else {
+                c.append("<task:answer><output_format:json>\n<question>")
+                        .append(CONTRACT_QUESTIONS[random.nextInt(CONTRACT_QUESTIONS.length)])
+                        .append("</question>\n");
+            }
+            c.append("<contract format=\"text\" id=\"C-").append(n).append("\">\n");
+            int sections = 4 + random.nextInt(4);
+            for (int s = 0; s < sections; s++) {
+                c.append("<section:")
+                        .append(CONTRACT_SECTIONS[s])
+                        .append('>')
+                        .append(text(CONTRACT, 600, 1200))
+                        .append("</section>\n");
+            }
+            c.append("</contract>");
+            return new Request(id, c.toString(), Map.of("compliance", "strict"));
+        }
+
+        /** Sentences from {@code bank} until the text is at least {@code min} characters. */
+        private String text(String[] bank, int min, int max) {
+            int target = min + random.nextInt(max - min + 1);
+            StringBuilder sb = new StringBuilder();
+            while (sb.length() < target) {
+                String next = bank[random.nextInt(bank.length)];
+                if (sb.length() > 0 && sb.length() + 1 + next.length() > max) {
+                    break;
+                }
+                if (sb.length() > 0) {
+                    sb.append(' ');
+                }
+                sb.append(next);
+            }
+            return sb.length() > max ? sb.substring(0, max) : sb.toString();
+        }
+    }
+
+    /**
+     * {@code count} documents of about {@code chars} characters each, to summarize: paragraphs of
+     * paper sentences in one {@code <document>}. For the size-scaling figures; the task is {@value
+     * #LARGE_SUMMARY_TASK}, which the benchmark's contracts allow up to {@value
+     * #LARGE_SUMMARY_MAX_CHARS} characters.
+     */
+    public static List<Request> documentsOfSize(int chars, int count, long seed) {
+        SplittableRandom random = new SplittableRandom(seed * 131 + chars);
+        List<Request> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            StringBuilder doc = new StringBuilder(chars + 256);
+            int paragraph = 0;
+            while (doc.length() < chars) {
+                String s = PAPER[random.nextInt(PAPER.length)];
+                doc.append(s);
+                doc.append(++paragraph % 6 == 0 ? "\n\n" : " ");
+            }
+            doc.setLength(chars);
+            out.add(
+                    new Request(
+                            String.format(Locale.ROOT, "size-%d-%d", chars, i),
+                            "<task:"
+                                    + LARGE_SUMMARY_TASK
+                                    + " sentences=\"5\"><output_format:json>\n"
+                                    + "<document format=\"text\">"
+                                    + doc.toString().strip()
+                                    + "</document>",
+                            Map.of()));
+        }
+        return out;
+    }
+
+    /** A summarize task without the built-in 200 000-character limit, for size scaling. */
+    public static final String LARGE_SUMMARY_TASK = "summarize-large";
+
+    public static final int LARGE_SUMMARY_MAX_CHARS = 2_000_000;
+
+    private static final String TRIAGE_LABELS =
+            "refund request, shipping delay, damaged item, account access, product question";
+    private static final String[] CHANNELS = {"email", "chat", "phone", "web"};
+    private static final String[] TICKET = {
+        "I ordered a pair of headphones two weeks ago and they still have not arrived.",
+        "The tracking page has shown the same depot for six days.",
+        "My package arrived with the box crushed and the screen cracked.",
+        "I would like my money back for the blender, it stopped working after a week.",
+        "I cannot sign in since the password reset link expired.",
+        "The authenticator code is rejected every time I try to log in.",
+        "Does the thermostat work with a two-wire heating system?",
+        "Can I return an item that I bought on sale?",
+        "The charger gets very hot and smells of burnt plastic.",
+        "I was charged twice for the same order last Tuesday.",
+        "The courier left the parcel at the wrong address.",
+        "Please cancel my subscription and refund the last month.",
+        "Which size of filter fits the model from last year?",
+        "My account shows an order I never placed.",
+        "The replacement part you sent is the wrong colour.",
+        "How long does the battery last on a full charge?",
+        "The app crashes whenever I open my order history.",
+        "I need an invoice with my company's tax number on it.",
+        "The delivery date moved three times this week.",
+        "Half of the screws were missing from the shelf kit."
+    };
+    private static final String[] QUESTIONS = {
+        "When will the order arrive?",
+        "Is the item still under warranty?",
+        "How do I reset my password?",
+        "Can the charge be refunded?"
+    };
+    private static final String[] PAPER = {
+        "We measured the thermal conductivity of suspended graphene with Raman spectroscopy.",
+        "The conductivity decreased with temperature, consistent with phonon scattering.",
+        "Samples were prepared by mechanical exfoliation onto patterned silicon substrates.",
+        "Each measurement was repeated on twelve flakes between 300 K and 500 K.",
+        "The results agree with first-principles calculations within ten percent.",
+        "Wrinkled samples showed conductivities up to twenty percent lower than flat ones.",
+        "Electrolyte additives suppressed dendrite growth at low temperatures.",
+        "Cells retained ninety percent of their capacity after five hundred cycles.",
+        "Protein folding intermediates were resolved with single-molecule fluorescence.",
+        "The folding rate depends strongly on the ionic strength of the buffer.",
+        "We propose a kinetic model with two parallel pathways and one trap state.",
+        "Statistical significance was assessed with a two-sided permutation test.",
+        "Limitations include the small sample size and the single laboratory setting.",
+        "Future work will extend the method to encapsulated heterostructures.",
+        "Data and analysis scripts are available from the authors on request.",
+        "The apparatus was calibrated against a reference photodetector before each run.",
+        "Error bars show one standard deviation over independent measurements.",
+        "These findings support the use of the material in heat spreaders for electronics."
+    };
+    private static final String[] PAPER_SECTIONS = {
+        "abstract",
+        "introduction",
+        "background",
+        "methods",
+        "materials",
+        "results",
+        "analysis",
+        "discussion",
+        "limitations",
+        "conclusion",
+        "acknowledgements",
+        "references",
+        "supplementary",
+        "data-availability"
+    };
+    private static final String[] CONTRACT = {
+        "The Customer shall pay each undisputed invoice within thirty days of receipt.",
+        "Late payments bear interest at one percent per month until paid.",
+        "Either party may terminate this Agreement on ninety days written notice.",
+        "Neither party is liable for indirect or consequential damages.",
+        "Liability is limited to the fees paid in the twelve months before the claim.",
+        "This Agreement is governed by the laws of the State of New York.",
+        "Each party shall keep the other party's Confidential Information secret.",
+        "Notices must be sent to legal@example.com or by registered mail.",
+        "The Supplier shall maintain insurance of at least two million dollars.",
+        "Payments are made to the account with IBAN DE89370400440532013000.",
+        "The Services are described in Schedule A and may change by written amendment.",
+        "All intellectual property created under this Agreement vests in the Customer.",
+        "Force majeure suspends obligations for as long as the event lasts.",
+        "Disputes are settled by arbitration in London under the LCIA rules."
+    };
+    private static final String[] CONTRACT_SECTIONS = {
+        "definitions",
+        "services",
+        "payment",
+        "term",
+        "termination",
+        "liability",
+        "confidentiality",
+        "general"
+    };
+    private static final String CONTRACT_FIELDS =
+            "payment terms, termination notice, liability cap, governing law";
+    private static final String[] CONTRACT_QUESTIONS = {
+        "When must invoices be paid?",
+        "How can the agreement be terminated?",
+        "What is the cap on liability?",
+        "Which law governs the agreement?"
+    };
+}
