@@ -13,6 +13,8 @@ import java.util.Map;
  * @param sizes document sizes (characters) measured one after another, {@code sizeRequests} each
  * @param taskModels for the naive baseline: per workload, the model of each task
  * @param ceilingWorkers for the ceiling: the worker counts to measure it at
+ * @param window the most requests in flight of a fixed set of documents
+ * @param windows per workload, the most requests in flight of its closed loop
  * @param soakSeconds for a soak: this long at {@code loads[0]} × the mixed workload's maximum
  */
 record BenchPlan(
@@ -28,9 +30,34 @@ record BenchPlan(
         double measureSeconds,
         double openLoopSeconds,
         int window,
+        Map<String, Integer> windows,
         Map<String, String> flinkConf,
         String contractsYaml,
         Map<String, Map<String, String>> taskModels,
         List<Integer> ceilingWorkers,
         double soakSeconds,
-        String out) {}
+        String out) {
+    /** This plan, writing its figures to {@code file}. */
+    BenchPlan writingTo(String file) {
+        return new BenchPlan(
+                system,
+                parallelism,
+                seed,
+                closedLoop,
+                openLoop,
+                loads,
+                sizes,
+                sizeRequests,
+                warmupSeconds,
+                measureSeconds,
+                openLoopSeconds,
+                window,
+                windows,
+                flinkConf,
+                contractsYaml,
+                taskModels,
+                ceilingWorkers,
+                soakSeconds,
+                file);
+    }
+}

@@ -64,14 +64,16 @@ final class BenchReport {
         md.append(
                 String.format(
                         Locale.ROOT,
-                        "**Closed loop, maximum throughput** (parallelism %d, at most %d requests"
-                                + " in flight; latency from send to reply, ms)%n%n",
+                        "**Closed loop, maximum throughput** (parallelism %d; each workload"
+                                + " keeps %.0f s of the ceiling's work in flight, the same number"
+                                + " for every system; latency from send to reply, ms)%n%n",
                         parallelism,
-                        report.path("options").path("window").asInt()));
+                        report.path("options").path("inFlightSeconds").asDouble()));
         md.append(
                 "| workload | system | req/s | tokens/s | × ceiling | p50 | p95 | p99 | max |"
-                        + " CPU s/req | peak RSS MiB | compiles | hit ratio | decide µs/req |\n");
-        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                        + " CPU s/req | peak RSS MiB | compiles | hit ratio | decide µs/req |"
+                        + " in flight |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (JsonNode facts : workloads()) {
             String w = facts.path("id").asText();
             JsonNode c = ceilingRow(w, parallelism, 0);
@@ -81,7 +83,7 @@ final class BenchReport {
                         String.format(
                                 Locale.ROOT,
                                 "| %s | ceiling (bare ONNX Runtime) | %.1f | %.0f | 1.00 | | | | |"
-                                        + " %.4f | | | | |%n",
+                                        + " %.4f | | | | | |%n",
                                 w,
                                 c.path("requestsPerSecond").asDouble(),
                                 c.path("tokensPerSecond").asDouble(),
@@ -98,7 +100,7 @@ final class BenchReport {
                         String.format(
                                 Locale.ROOT,
                                 "| %s | %s | %.1f | %.0f | %s | %.0f | %.0f | %.0f | %.0f | %.4f |"
-                                        + " %.0f | %s | %s | %s |%n",
+                                        + " %.0f | %s | %s | %s | %d |%n",
                                 w,
                                 s,
                                 rps,
@@ -129,7 +131,8 @@ final class BenchReport {
                                         : String.format(
                                                 Locale.ROOT,
                                                 "%.0f",
-                                                p.path("meanRouteMicros").asDouble())));
+                                                p.path("meanRouteMicros").asDouble()),
+                                p.path("inFlight").asInt()));
             }
         }
         md.append(

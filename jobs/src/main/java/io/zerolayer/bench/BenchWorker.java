@@ -166,15 +166,18 @@ public final class BenchWorker {
             ArrayNode rows = result.putArray("phases");
             Map<String, Double> max = new LinkedHashMap<>();
             for (String id : plan.closedLoop()) {
-                progress(plan.system(), id + ", closed loop");
+                int inFlight = plan.windows().getOrDefault(id, plan.window());
+                progress(plan.system(), id + ", closed loop, " + inFlight + " in flight");
                 LoadDriver.Phase phase =
                         driver.closedLoop(
                                 Workload.byId(id).stream(plan.seed()),
-                                plan.window(),
+                                inFlight,
                                 plan.warmupSeconds(),
                                 plan.measureSeconds());
                 max.put(id, phase.requestsPerSecond());
-                rows.add(row(id, 0, 0, phase));
+                ObjectNode row = row(id, 0, 0, phase);
+                row.put("inFlight", inFlight);
+                rows.add(row);
                 report(plan.system(), phase);
             }
             for (String id : plan.openLoop()) {

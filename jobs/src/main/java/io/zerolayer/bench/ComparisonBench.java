@@ -46,6 +46,7 @@ public final class ComparisonBench {
             double measureSeconds,
             double openLoopSeconds,
             int window,
+            double inFlightSeconds,
             Duration checkpointInterval,
             double soakSeconds,
             Path outDir,
@@ -92,7 +93,8 @@ public final class ComparisonBench {
                                 contracts,
                                 Map.of(),
                                 workers,
-                                0));
+                                0,
+                                null));
         report.set("ceiling", ceiling);
         Map<String, Map<String, String>> taskModels = new LinkedHashMap<>();
         Map<String, String> table = new LinkedHashMap<>();
@@ -118,7 +120,8 @@ public final class ComparisonBench {
                                     contracts,
                                     taskModels,
                                     List.of(),
-                                    o.soakSeconds())));
+                                    o.soakSeconds(),
+                                    ceiling)));
         } else {
             for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
                 systems.add(
@@ -135,7 +138,8 @@ public final class ComparisonBench {
                                         contracts,
                                         taskModels,
                                         List.of(),
-                                        0)));
+                                        0,
+                                        ceiling)));
             }
             if (o.scaling() && p > 1) {
                 for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
@@ -153,7 +157,8 @@ public final class ComparisonBench {
                                             contracts,
                                             taskModels,
                                             List.of(),
-                                            0)));
+                                            0,
+                                            ceiling)));
                 }
             }
         }
@@ -209,7 +214,8 @@ public final class ComparisonBench {
             String contracts,
             Map<String, Map<String, String>> taskModels,
             List<Integer> ceilingWorkers,
-            double soakSeconds) {
+            double soakSeconds,
+            JsonNode ceiling) {
         return new BenchPlan(
                 system,
                 parallelism,
@@ -223,6 +229,7 @@ public final class ComparisonBench {
                 o.measureSeconds(),
                 o.openLoopSeconds(),
                 o.window(),
+                ceiling == null ? Map.of() : windows(o, ceiling, parallelism, closed),
                 flinkConf,
                 contracts,
                 taskModels,
@@ -231,32 +238,36 @@ public final class ComparisonBench {
                 null);
     }
 
+    /**
+     * Requests in flight in each workload's closed loop: {@code inFlightSeconds} of the ceiling's
+     * work at this parallelism — enough to fill every slot's micro-batches, not so many that the
+     * queue outgrows the warm-up — at least 2 a slot, at most {@code window}. Every system gets the
+     * same number, so closed-loop latencies compare.
+     */
+    static Map<String, Integer> windows(
+            Options o, JsonNode ceiling, int parallelism, List<String> workloads) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (String w : workloads) {
+            double rps = 0;
+            for (JsonNode row : ceiling.path("ceiling")) {
+                if (row.path("workload").asText().equals(w)
+                        && row.path("workers").asInt() == parallelism) {
+                    rps = row.path("requestsPerSecond").asDouble();
+                }
+            }
+            int wanted = (int) Math.round(rps * o.inFlightSeconds());
+            out.put(w, Math.max(2 * parallelism, Math.min(o.window(), wanted)));
+        }
+        return out;
+    }
+
     /** Runs one plan in a fresh JVM of the same command line; returns its figures. */
     private static JsonNode runWorker(Path work, BenchPlan plan) throws Exception {
         String name = plan.system() + "-p" + plan.parallelism();
         Path planFile = work.resolve(name + ".plan.json");
         Path out = work.resolve(name + ".json");
-        BenchPlan withOut =
-                new BenchPlan(
-                        plan.system(),
-                        plan.parallelism(),
-                        plan.seed(),
-                        plan.closedLoop(),
-                        plan.openLoop(),
-                        plan.loads(),
-                        plan.sizes(),
-                        plan.sizeRequests(),
-                        plan.warmupSeconds(),
-                        plan.measureSeconds(),
-                        plan.openLoopSeconds(),
-                        plan.window(),
-                        plan.flinkConf(),
-                        plan.contractsYaml(),
-                        plan.taskModels(),
-                        plan.ceilingWorkers(),
-                        plan.soakSeconds(),
-                        out.toString());
-        Files.writeString(planFile, BenchWorker.JSON.writeValueAsString(withOut));
+        Files.writeString(
+                planFile, BenchWorker.JSON.writeValueAsString(plan.writingTo(out.toString())));
         List<String> command = new ArrayList<>();
         command.add(
                 ProcessHandle.current()
@@ -313,6 +324,7 @@ public final class ComparisonBench {
         n.put("measureSeconds", o.measureSeconds());
         n.put("openLoopSeconds", o.openLoopSeconds());
         n.put("window", o.window());
+        n.put("inFlightSeconds", o.inFlightSeconds());
         n.put("checkpointIntervalMillis", o.checkpointInterval().toMillis());
         n.set("loads", BenchWorker.JSON.valueToTree(o.loads()));
         n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));

@@ -98,8 +98,19 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--window",
             defaultValue = "128",
-            description = "Closed loop: most requests in flight. Default: ${DEFAULT-VALUE}.")
+            description =
+                    "Most requests in flight: of a closed loop, and of the document-size runs."
+                            + " Default: ${DEFAULT-VALUE}.")
     int window;
+
+    @Option(
+            names = "--in-flight-seconds",
+            defaultValue = "2",
+            description =
+                    "Closed loop: requests in flight per workload, as seconds of the ceiling's"
+                            + " work (at least 2 a slot, at most --window). Default:"
+                            + " ${DEFAULT-VALUE}.")
+    double inFlightSeconds;
 
     @Option(
             names = "--checkpoint-interval",
@@ -174,6 +185,7 @@ final class BenchCommand implements Callable<Integer> {
                         meas,
                         openMeas,
                         window,
+                        inFlightSeconds,
                         TimeUtils.parseDuration(checkpointInterval),
                         soakSeconds,
                         out,

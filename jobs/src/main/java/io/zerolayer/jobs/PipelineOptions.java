@@ -167,6 +167,15 @@ public final class PipelineOptions {
                             "A graph gets one more executor shard (slot) per this many requests/s,"
                                     + " up to one per slot; cold graphs stay on one slot.");
 
+    public static final ConfigOption<Double> CHARS_PER_SHARD =
+            ConfigOptions.key("zerolayer.hot-graphs.chars-per-shard")
+                    .doubleType()
+                    .defaultValue(10_000.0)
+                    .withDescription(
+                            "A graph also gets one more executor shard per this many prompt"
+                                    + " characters/s (about half a CPU slot's fp32 encoder work),"
+                                    + " so graphs of few but long requests spread too.");
+
     public static final ConfigOption<String> CONTROL_TOPIC =
             ConfigOptions.key("zerolayer.topics.control")
                     .stringType()

@@ -224,7 +224,8 @@ public final class StreamingJob {
                 new HotGraphSharder(
                         executorParallelism,
                         EXECUTOR_MAX_PARALLELISM,
-                        conf.get(PipelineOptions.REQUESTS_PER_SHARD)));
+                        conf.get(PipelineOptions.REQUESTS_PER_SHARD),
+                        conf.get(PipelineOptions.CHARS_PER_SHARD)));
     }
 
     /**

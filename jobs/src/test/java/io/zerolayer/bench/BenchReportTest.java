@@ -16,7 +16,7 @@ class BenchReportTest {
         ObjectNode r = BenchWorker.JSON.createObjectNode();
         r.put("startedAt", "20261202-000000");
         r.putObject("machine").put("cores", 2).put("cpu", "test cpu");
-        r.putObject("options").put("parallelism", 2).put("window", 64);
+        r.putObject("options").put("parallelism", 2).put("window", 64).put("inFlightSeconds", 2.0);
         ObjectNode c = r.putObject("ceiling");
         c.putObject("work").putObject("customer-service").put("tokensPerRequest", 100.0);
         c.putArray("ceiling")

@@ -90,8 +90,21 @@ public final class GraphCompiler {
         if (!prompt.compiles()) {
             throw new IllegalArgumentException("Prompt does not compile: " + prompt.diagnostics());
         }
-        DocumentContent content = DocumentContent.of(prompt.parsed());
         String decoder = prompt.contract().decoder();
+        return plan(
+                identity.graphId(prompt.signature()),
+                prompt.signature().canonical(),
+                prompt.task(),
+                decoder,
+                prompt.outputFormat(),
+                Fidelity.FULL,
+                workload(prompt),
+                null);
+    }
+
+    /** What one request of the prompt's structure brings to its graph, from structure alone. */
+    static CostEstimator.Workload workload(ClassifiedPrompt prompt) {
+        DocumentContent content = DocumentContent.of(prompt.parsed());
         Map<String, Double> scopeTokens = new LinkedHashMap<>();
         content.scopes()
                 .forEach(
@@ -106,19 +119,11 @@ public final class GraphCompiler {
                                                                         / CostEstimator
                                                                                 .CHARS_PER_TOKEN)
                                                 .sum()));
-        return plan(
-                identity.graphId(prompt.signature()),
-                prompt.signature().canonical(),
-                prompt.task(),
-                decoder,
-                prompt.outputFormat(),
-                Fidelity.FULL,
-                new CostEstimator.Workload(
-                        scopeTokens,
-                        content.scopes().values().stream().mapToInt(List::size).sum(),
-                        querySequences(prompt),
-                        strategyOf(decoder)),
-                null);
+        return new CostEstimator.Workload(
+                scopeTokens,
+                content.scopes().values().stream().mapToInt(List::size).sum(),
+                querySequences(prompt),
+                strategyOf(prompt.contract().decoder()));
     }
 
     /** Question, label and field sequences, from the size buckets of their tags' text. */

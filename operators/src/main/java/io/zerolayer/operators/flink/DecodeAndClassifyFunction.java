@@ -159,7 +159,8 @@ public class DecodeAndClassifyFunction
                             route));
             return;
         }
-        routed.shardKey = sharder.shardKey(routed.structureId, receivedAt);
+        routed.shardKey =
+                sharder.shardKey(routed.structureId, request.getPrompt().length(), receivedAt);
         routed.request = request;
         routed.route = route;
         routed.classifyMicros = classifyMicros;

@@ -36,7 +36,7 @@ class FlinkFunctionsTest {
             classifierHarness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new DecodeAndClassifyFunction(
-                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25)),
+                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25, 10_000)),
                 ControlCommand.STATE);
     }
 

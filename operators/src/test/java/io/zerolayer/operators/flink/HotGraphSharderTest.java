@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class HotGraphSharderTest {
     private static HotGraphSharder sharder(int slots, double perShard, int observers) {
-        HotGraphSharder s = new HotGraphSharder(slots, 128, perShard);
+        HotGraphSharder s = new HotGraphSharder(slots, 128, perShard, 1e12);
         s.open(observers);
         return s;
     }
@@ -19,7 +19,7 @@ class HotGraphSharderTest {
         HotGraphSharder s = sharder(4, 25, 1);
         Set<String> keys = new HashSet<>();
         for (int i = 0; i < 10; i++) {
-            keys.add(s.shardKey("cold", 1_000 + i * 120)); // 10 requests over 1.2 s: ~8/s
+            keys.add(s.shardKey("cold", 100, 1_000 + i * 120)); // 10 requests over 1.2 s: ~8/s
         }
         assertThat(keys).hasSize(1);
         assertThat(s.shards("cold", 2_200)).isEqualTo(1);
@@ -31,7 +31,7 @@ class HotGraphSharderTest {
             HotGraphSharder s = sharder(slots, 10, 2);
             Set<Integer> usedSlots = new HashSet<>();
             IntStream.range(0, 200)
-                    .forEach(i -> usedSlots.add(s.slotOf(s.shardKey("hot", 5_000 + i))));
+                    .forEach(i -> usedSlots.add(s.slotOf(s.shardKey("hot", 100, 5_000 + i))));
             assertThat(usedSlots).as("%d slots", slots).hasSize(slots);
             assertThat(s.shards("hot", 5_200)).isEqualTo(slots);
         }
@@ -41,11 +41,11 @@ class HotGraphSharderTest {
     void shardCountFollowsTheRate() {
         HotGraphSharder s = sharder(8, 10, 1);
         for (int i = 0; i < 30; i++) {
-            s.shardKey("warm", 10_000 + i * 30); // 30 requests in 0.9 s
+            s.shardKey("warm", 100, 10_000 + i * 30); // 30 requests in 0.9 s
         }
         assertThat(s.shards("warm", 10_950)).isEqualTo(3);
         // the next second is quiet: the rate of the last full second still holds …
-        s.shardKey("warm", 11_100);
+        s.shardKey("warm", 100, 11_100);
         assertThat(s.shards("warm", 11_100)).isEqualTo(3);
         // … and after a silent second the graph is back on one slot
         assertThat(s.shards("warm", 13_500)).isEqualTo(1);
@@ -54,7 +54,24 @@ class HotGraphSharderTest {
     @Test
     void theFirstShardIsTheGraphsHomeSlot() {
         HotGraphSharder s = sharder(4, 1000, 1);
-        String key = s.shardKey("g", 0);
+        String key = s.shardKey("g", 100, 0);
         assertThat(key).isEqualTo("g#0");
+    }
+
+    @Test
+    void aGraphOfFewButLongRequestsSpreadsByCharacters() {
+        HotGraphSharder s = new HotGraphSharder(4, 128, 25, 10_000);
+        s.open(1);
+        Set<Integer> usedSlots = new HashSet<>();
+        for (int i = 0; i < 6; i++) { // 2 papers/s of 20 000 characters: 40 000 chars/s
+            usedSlots.add(s.slotOf(s.shardKey("papers", 20_000, 20_000 + i * 500)));
+        }
+        assertThat(s.shards("papers", 22_600)).isEqualTo(4);
+        assertThat(usedSlots).hasSizeGreaterThan(1);
+        // as many short requests stay on one slot
+        for (int i = 0; i < 6; i++) {
+            s.shardKey("tickets", 400, 20_000 + i * 500);
+        }
+        assertThat(s.shards("tickets", 22_600)).isEqualTo(1);
     }
 }

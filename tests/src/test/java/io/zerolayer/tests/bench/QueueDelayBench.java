@@ -99,7 +99,7 @@ public final class QueueDelayBench {
                                 TaskContracts.builtIn().source(),
                                 null,
                                 new SafeModePolicy("degrade", Map.of()),
-                                new HotGraphSharder(1, 128, 1_000_000)),
+                                new HotGraphSharder(1, 128, 1_000_000, 1e12)),
                         ControlCommand.STATE)) {
             for (int i = 0; i < count; i++) {
                 RawRecord raw = new RawRecord();
