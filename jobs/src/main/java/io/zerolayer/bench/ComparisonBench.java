@@ -87,7 +87,7 @@ public final class ComparisonBench {
                                 CEILING,
                                 p,
                                 all,
-                                List.of(),
+                                open,
                                 soakOnly ? List.of() : o.sizes(),
                                 flinkConf,
                                 contracts,

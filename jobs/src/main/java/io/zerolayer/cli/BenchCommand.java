@@ -70,7 +70,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--size-requests",
             split = ",",
-            defaultValue = "80,30,6,2",
+            defaultValue = "80,30,6,1",
             description = "Documents sent at each size. Default: ${DEFAULT-VALUE}.")
     List<Integer> sizeRequests;
 
