@@ -374,9 +374,4 @@ public final class BenchWorker {
             resources.close();
         }
     }
-
-    /** For tests and the comparison: a plan's list of workload ids. */
-    static List<String> ids(Workload... workloads) {
-        return java.util.Arrays.stream(workloads).map(Workload::id).toList();
-    }
 }

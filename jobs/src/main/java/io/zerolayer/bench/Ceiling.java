@@ -3,6 +3,7 @@ package io.zerolayer.bench;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
+import io.zerolayer.operators.execution.CompiledGraph;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -18,8 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * decoding: only the encoder.
  */
 final class Ceiling {
-    private static final int MAX_SEQUENCES_PER_RUN = 64;
-
     private Ceiling() {}
 
     /** What one ceiling measurement came to. */
@@ -57,7 +56,9 @@ final class Ceiling {
                     (model, sequences) -> {
                         sequences.sort(Comparator.comparingInt(s -> s.length));
                         SentenceEncoder tokenizer = sessions.get(0)[model.ordinal()];
-                        for (int from = 0; from < sequences.size(); from += MAX_SEQUENCES_PER_RUN) {
+                        for (int from = 0;
+                                from < sequences.size();
+                                from += CompiledGraph.MAX_SEQUENCES_PER_RUN) {
                             runs.add(
                                     new Run(
                                             model,
@@ -67,7 +68,8 @@ final class Ceiling {
                                                             Math.min(
                                                                     sequences.size(),
                                                                     from
-                                                                            + MAX_SEQUENCES_PER_RUN)))));
+                                                                            + CompiledGraph
+                                                                                    .MAX_SEQUENCES_PER_RUN)))));
                         }
                     });
             // warm-up: every worker runs each model once

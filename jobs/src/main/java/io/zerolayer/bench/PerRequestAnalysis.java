@@ -6,6 +6,7 @@ import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.execution.Chunker;
+import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.DocumentContent.TextRun;
@@ -16,7 +17,6 @@ import io.zerolayer.operators.tasks.TaskResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Document analysis the way a hand-written Flink map function does it, one request at a time:
@@ -26,8 +26,6 @@ import java.util.Set;
  * compilation, warm graphs or batching across requests.
  */
 final class PerRequestAnalysis {
-    private static final Set<String> SENTENCE_DECODERS = Set.of("summarize", "classify", "extract");
-    private static final int MAX_SEQUENCES_PER_RUN = 64;
 
     private PerRequestAnalysis() {}
 
@@ -46,7 +44,7 @@ final class PerRequestAnalysis {
         DocumentTask task = DocumentTask.forName(decoder);
         Chunker chunker =
                 new Chunker(
-                        SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows",
+                        GraphCompiler.strategyOf(decoder),
                         GraphCompiler.WINDOW_TOKENS,
                         GraphCompiler.WINDOW_STRIDE);
         List<Chunk> chunks = new ArrayList<>();
@@ -74,8 +72,8 @@ final class PerRequestAnalysis {
         java.util.Arrays.sort(
                 order, java.util.Comparator.comparingInt(i -> sequences.get(i).length));
         float[][] vectors = new float[sequences.size()][];
-        for (int from = 0; from < order.length; from += MAX_SEQUENCES_PER_RUN) {
-            int to = Math.min(order.length, from + MAX_SEQUENCES_PER_RUN);
+        for (int from = 0; from < order.length; from += CompiledGraph.MAX_SEQUENCES_PER_RUN) {
+            int to = Math.min(order.length, from + CompiledGraph.MAX_SEQUENCES_PER_RUN);
             List<long[]> slice = new ArrayList<>(to - from);
             for (int k = from; k < to; k++) {
                 slice.add(sequences.get(order[k]));

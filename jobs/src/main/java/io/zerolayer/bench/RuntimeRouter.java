@@ -7,7 +7,6 @@ import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.contracts.TaskContracts;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,15 +23,12 @@ final class RuntimeRouter implements AutoCloseable {
     private static final Pattern FORMAT = Pattern.compile("<output_format:([a-z]+)>");
     private static final Pattern SECTION = Pattern.compile("<section:");
     private static final Pattern QUERIES = Pattern.compile("<(labels|fields)>([^<]*)</\\1>");
-    private static final Set<String> SENTENCE_DECODERS = Set.of("summarize", "classify", "extract");
 
     private final TaskContracts contracts;
     private final CostEstimator estimator;
     private final int intraOpThreads;
     private final Map<EncoderModel, SentenceEncoder> sessions = new ConcurrentHashMap<>();
     private final SentenceEncoder featureTokenizer;
-    private long lookups;
-    private long opened;
 
     /** Where a request goes, and what deciding cost. */
     record Route(
@@ -85,7 +81,7 @@ final class RuntimeRouter implements AutoCloseable {
                                 Map.of("document", (double) tokens),
                                 Math.max(1, sections),
                                 queries,
-                                SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows"),
+                                GraphCompiler.strategyOf(decoder)),
                         GraphCompiler.INT8_MIN_SAVING_MICROS);
         EncoderModel model =
                 precision.value().equals("int8")
@@ -97,22 +93,7 @@ final class RuntimeRouter implements AutoCloseable {
     }
 
     private SentenceEncoder session(EncoderModel model) {
-        synchronized (this) {
-            lookups++;
-        }
-        return sessions.computeIfAbsent(
-                model,
-                m -> {
-                    synchronized (this) {
-                        opened++;
-                    }
-                    return SentenceEncoder.open(m, intraOpThreads);
-                });
-    }
-
-    /** Session lookups and how many of them opened a session. */
-    synchronized long[] sessionLookups() {
-        return new long[] {lookups, opened};
+        return sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
     }
 
     @Override

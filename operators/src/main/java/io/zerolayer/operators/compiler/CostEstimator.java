@@ -41,8 +41,8 @@ public final class CostEstimator {
      */
     static final double ONE_RUN_PADDING = 2.0;
 
-    /** Most sequences in one encoder run (the executor's cut). */
-    static final int SEQUENCES_PER_RUN = 64;
+    /** Most sequences in one encoder run; the executor cuts its runs here. */
+    public static final int SEQUENCES_PER_RUN = 64;
 
     /** Characters per label or field name in a {@code <labels>}/{@code <fields>} list. */
     static final double CHARS_PER_QUERY = 16;

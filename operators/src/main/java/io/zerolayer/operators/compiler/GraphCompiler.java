@@ -143,7 +143,8 @@ public final class GraphCompiler {
         return queries;
     }
 
-    private static String strategyOf(String decoder) {
+    /** How a decoder's documents are chunked: {@code sentences} or {@code windows}. */
+    public static String strategyOf(String decoder) {
         return SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
     }
 

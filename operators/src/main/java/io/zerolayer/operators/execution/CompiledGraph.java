@@ -198,7 +198,8 @@ public final class CompiledGraph {
     }
 
     /** Most sequences in one encoder run; longer batches are cut, shortest sequences first. */
-    public static final int MAX_SEQUENCES_PER_RUN = 64;
+    public static final int MAX_SEQUENCES_PER_RUN =
+            io.zerolayer.operators.compiler.CostEstimator.SEQUENCES_PER_RUN;
 
     /** A request's tokenized, chunked content on its way to the encoder. */
     private static final class Prepared {
