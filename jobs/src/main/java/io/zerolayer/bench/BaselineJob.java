@@ -49,8 +49,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * <ul>
  *   <li>{@link Kind#NAIVE}: what a team writes around ONNX Runtime — each task's model fixed when
  *       the job is built, its session opened once, every record parsed and run alone.
- *   <li>{@link Kind#ROUTER}: the removed routing layer — every record's features read at run time
- *       and its model and session picked from them ({@link RuntimeRouter}), then run alone.
+ *   <li>{@link Kind#ROUTER}: the removed routing layer — every record read and checked, its
+ *       features derived and its model and session picked from them at run time ({@link
+ *       RuntimeRouter}), then run alone.
  * </ul>
  *
  * Both answer with the same decoders as a compiled graph ({@link PerRequestAnalysis}); a request
@@ -195,10 +196,9 @@ final class BaselineJob {
                 if (kind == Kind.ROUTER) {
                     RuntimeRouter.Route r = router.route(request.getPrompt());
                     routeMicros = r.decideNanos() / 1_000;
-                    ParsedPrompt parsed = PromptReader.read(request.getPrompt());
                     output =
                             PerRequestAnalysis.analyse(
-                                    parsed, r.decoder(), r.outputFormat(), strict, r.session());
+                                    r.parsed(), r.decoder(), r.outputFormat(), strict, r.session());
                     task = r.task();
                     format = r.outputFormat();
                     model = r.session().model().id();

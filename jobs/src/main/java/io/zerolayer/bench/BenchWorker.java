@@ -293,14 +293,15 @@ public final class BenchWorker {
                 String.format(
                         Locale.ROOT,
                         "  %d sent, %d OK, %d failed, %d lost: %.1f req/s, p50 %.0f ms, p99 %.0f"
-                                + " ms",
+                                + " ms (answer ready → reply: p50 %.0f ms)",
                         p.sent(),
                         p.ok(),
                         p.failed(),
                         p.lost(),
                         p.requestsPerSecond(),
                         p.latency().p50(),
-                        p.latency().p99()));
+                        p.latency().p99(),
+                        p.delivery().p50()));
     }
 
     static void progress(String system, String message) {

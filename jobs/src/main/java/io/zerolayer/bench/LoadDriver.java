@@ -45,6 +45,7 @@ final class LoadDriver {
             double seconds,
             double requestsPerSecond,
             Latencies latency,
+            Latencies delivery,
             double cpuSecondsPerRequest,
             long peakRssBytes,
             int compiles,
@@ -54,6 +55,7 @@ final class LoadDriver {
         final long scheduledNanos;
         final boolean measured;
         volatile long repliedNanos;
+        volatile long repliedAtMillis;
         volatile AnalysisResponse response;
         volatile boolean lost;
 
@@ -157,6 +159,7 @@ final class LoadDriver {
                 .whenComplete(
                         (response, error) -> {
                             o.repliedNanos = System.nanoTime();
+                            o.repliedAtMillis = System.currentTimeMillis();
                             if (error != null) {
                                 o.lost = true;
                             } else {
@@ -200,6 +203,7 @@ final class LoadDriver {
         int completedInWindow = 0;
         long lastReply = measureFrom;
         List<Long> latencies = new ArrayList<>();
+        List<Long> deliveries = new ArrayList<>();
         for (Outcome o : outcomes) {
             if (o.response != null && o.repliedNanos >= measureFrom && o.repliedNanos <= end) {
                 completedInWindow++; // whenever it was sent: replies per second of the window
@@ -223,6 +227,11 @@ final class LoadDriver {
             }
             routeMicros += r.getTimings().getClassifyMicros();
             latencies.add(o.repliedNanos - o.scheduledNanos);
+            // the job stamps completedAt when its answer is ready; what follows is the sink, the
+            // transaction's commit at the next checkpoint and the client's read (one clock: the
+            // job runs in this process)
+            long ready = r.getTimings().getCompletedAt().toEpochMilli();
+            deliveries.add(Math.max(0, o.repliedAtMillis - ready) * 1_000_000);
             lastReply = Math.max(lastReply, o.repliedNanos);
         }
         // closed and open loops: replies within the measured window over its length; a fixed set:
@@ -241,6 +250,7 @@ final class LoadDriver {
                 seconds,
                 seconds <= 0 ? 0 : completed / seconds,
                 Latencies.ofNanos(latencies.stream().mapToLong(Long::longValue).toArray()),
+                Latencies.ofNanos(deliveries.stream().mapToLong(Long::longValue).toArray()),
                 answered == 0 ? 0 : cpu / 1e9 / answered,
                 peak,
                 compiles,

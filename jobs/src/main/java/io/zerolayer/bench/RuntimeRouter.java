@@ -4,96 +4,80 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * What the routing layer ZeroLayer removes did for every request: read the prompt's features at run
- * time (its task and output format by pattern, its length by tokenizing it, its sections and
- * queries by counting tags), pick a model from them with the same cost rule the compiler uses, and
- * look the model's session up in a shared pool. Nothing is decided ahead of time or remembered per
- * structure, so every request pays for the decision.
+ * What the routing layer ZeroLayer removes did for every request: read the prompt and check it
+ * against its task's contract, derive its features (document tokens per scope, text runs, query
+ * sequences), pick the encoder precision from them with the compiler's own cost rule, and look the
+ * model's session up in a shared pool. Nothing is decided ahead of time or remembered per
+ * structure, so every request pays for the decision, and each runs alone.
+ *
+ * <p>The router decides exactly as the compiler does — the same features, the same rule — so it
+ * picks the model the compiled graph of the request's structure uses, and both do the same encoder
+ * work. (A router that counted the whole prompt's tokens instead would pick the int8 encoder for
+ * customer-service triage where the compiler keeps fp32, and would be measured doing a quarter of
+ * the work at lower fidelity.) What remains between the two is when the decision is made and what
+ * runs together: per request and alone here, per structure and in batches in ZeroLayer.
  */
 final class RuntimeRouter implements AutoCloseable {
-    private static final Pattern TASK = Pattern.compile("<task:([A-Za-z0-9_-]+)");
-    private static final Pattern FORMAT = Pattern.compile("<output_format:([a-z]+)>");
-    private static final Pattern SECTION = Pattern.compile("<section:");
-    private static final Pattern QUERIES = Pattern.compile("<(labels|fields)>([^<]*)</\\1>");
-
-    private final TaskContracts contracts;
+    private final StructureClassifier classifier;
     private final CostEstimator estimator;
     private final int intraOpThreads;
     private final Map<EncoderModel, SentenceEncoder> sessions = new ConcurrentHashMap<>();
-    private final SentenceEncoder featureTokenizer;
 
     /** Where a request goes, and what deciding cost. */
     record Route(
+            ParsedPrompt parsed,
             String task,
             String decoder,
             String outputFormat,
             SentenceEncoder session,
-            long promptTokens,
             long decideNanos) {}
 
     RuntimeRouter(TaskContracts contracts, CostEstimator estimator, int intraOpThreads) {
-        this.contracts = contracts;
+        this.classifier = new StructureClassifier(contracts);
         this.estimator = estimator;
         this.intraOpThreads = intraOpThreads;
-        this.featureTokenizer = session(EncoderModel.MINILM_L6_V2_INT8);
     }
 
     /**
-     * @throws IllegalArgumentException when the prompt names no known task
+     * @throws IllegalArgumentException when the prompt breaks its contract or names no known task
      */
     Route route(String prompt) {
         long start = System.nanoTime();
-        Matcher task = TASK.matcher(prompt);
-        if (!task.find()) {
-            throw new IllegalArgumentException("No <task:…> tag in the prompt");
+        ClassifiedPrompt classified = classifier.classify(prompt);
+        if (!classified.compiles()) {
+            throw new IllegalArgumentException(
+                    classified.diagnostics().stream()
+                            .map(d -> d.code() + " " + d.message())
+                            .collect(Collectors.joining("; ")));
         }
-        TaskContract contract = contracts.task(task.group(1));
-        if (contract == null) {
-            throw new IllegalArgumentException("Unknown task '" + task.group(1) + "'");
-        }
-        Matcher format = FORMAT.matcher(prompt);
-        String outputFormat = format.find() ? format.group(1) : "json";
-        long tokens = featureTokenizer.tokenizeText(prompt).size();
-        int sections = 0;
-        for (Matcher m = SECTION.matcher(prompt); m.find(); ) {
-            sections++;
-        }
-        int queries = 0;
-        for (Matcher m = QUERIES.matcher(prompt); m.find(); ) {
-            queries += m.group(2).split(",").length;
-        }
-        if (prompt.contains("<question>")) {
-            queries++;
-        }
-        String decoder = contract.decoder();
+        String decoder = classified.contract().decoder();
         CostEstimator.Choice precision =
                 estimator.precision(
                         decoder,
-                        new CostEstimator.Workload(
-                                Map.of("document", (double) tokens),
-                                Math.max(1, sections),
-                                queries,
-                                GraphCompiler.strategyOf(decoder)),
+                        GraphCompiler.workload(classified),
                         GraphCompiler.INT8_MIN_SAVING_MICROS);
         EncoderModel model =
                 precision.value().equals("int8")
                         ? EncoderModel.MINILM_L6_V2_INT8
                         : EncoderModel.MINILM_L6_V2_FP32;
-        SentenceEncoder session = session(model);
+        SentenceEncoder session =
+                sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
         return new Route(
-                contract.name(), decoder, outputFormat, session, tokens, System.nanoTime() - start);
-    }
-
-    private SentenceEncoder session(EncoderModel model) {
-        return sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
+                classified.parsed(),
+                classified.task(),
+                decoder,
+                classified.outputFormat(),
+                session,
+                System.nanoTime() - start);
     }
 
     @Override

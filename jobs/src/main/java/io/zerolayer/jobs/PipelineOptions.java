@@ -227,10 +227,12 @@ public final class PipelineOptions {
     public static final ConfigOption<Duration> BATCH_MAX_QUEUE_DELAY =
             ConfigOptions.key("zerolayer.batch.max-queue-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(5))
+                    .defaultValue(Duration.ofMillis(100))
                     .withDescription(
                             "Longest a request waits for its micro-batch to fill; the batch then"
-                                    + " runs with what it holds.");
+                                    + " runs with what it holds. Each graph waits at most its"
+                                    + " plan's queue-delay-ms (how long the compiler estimates a"
+                                    + " request takes alone), and never longer than this.");
 
     public static final ConfigOption<Duration> MAIN_PATH_TIMEOUT =
             ConfigOptions.key("zerolayer.execution.main-path-timeout")

@@ -418,6 +418,26 @@ public final class CostEstimator {
     }
 
     /**
+     * How long a request of this workload may wait for batch companions: as long as the request is
+     * estimated to take encoding alone (at least 1 ms). Waiting that long at most bounds what
+     * batching adds to a request's latency by its own run time, and under load gives the queue time
+     * to fill, so each run shares its fixed cost and pads little — a fixed short delay leaves
+     * batches of one or two when requests trickle in between runs, and those cost nearly twice as
+     * much each. The executor caps it with {@code zerolayer.batch.max-queue-delay}.
+     */
+    public Choice queueDelay(EncoderModel model, Workload w) {
+        double alone = encode(model, w, 1).micros();
+        long millis = Math.max(1, Math.round(alone / 1e3));
+        return new Choice(
+                String.valueOf(millis),
+                String.format(
+                        Locale.ROOT,
+                        "a request waits for companions at most as long as it would take alone"
+                                + " (≈ %.1f ms)",
+                        alone / 1e3));
+    }
+
+    /**
      * How a batch's sequences are padded: to the longest on a CPU (dynamic shapes cost nothing
      * there), to a power-of-two bucket on a GPU so the provider sees few distinct shapes and keeps
      * its tuned kernels and memory arena.

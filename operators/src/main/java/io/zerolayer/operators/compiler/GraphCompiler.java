@@ -102,8 +102,11 @@ public final class GraphCompiler {
                 null);
     }
 
-    /** What one request of the prompt's structure brings to its graph, from structure alone. */
-    static CostEstimator.Workload workload(ClassifiedPrompt prompt) {
+    /**
+     * What one request of the prompt's structure brings to its graph, from structure alone: the
+     * features the encoder precision, batch size and cost estimates are chosen from.
+     */
+    public static CostEstimator.Workload workload(ClassifiedPrompt prompt) {
         DocumentContent content = DocumentContent.of(prompt.parsed());
         Map<String, Double> scopeTokens = new LinkedHashMap<>();
         content.scopes()
@@ -227,6 +230,9 @@ public final class GraphCompiler {
         encode.put("device.reason", device.reason());
         encode.put("batch-size", batch.value());
         encode.put("batch-size.reason", batch.reason());
+        CostEstimator.Choice queueDelay = estimator.queueDelay(model, workload);
+        encode.put("queue-delay-ms", queueDelay.value());
+        encode.put("queue-delay.reason", queueDelay.reason());
         encode.put("padding", padding.value());
         encode.put("padding.reason", padding.reason());
         encode.put("estimate.hardware", estimator.profile().id());

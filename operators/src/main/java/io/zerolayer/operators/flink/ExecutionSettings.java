@@ -10,7 +10,7 @@ import java.util.Map;
  * @param batchSize requests per micro-batch; 0 takes each graph's own {@code batch-size} (chosen by
  *     the compiler from the cost model), a positive value replaces it in every graph
  * @param maxQueueDelayMillis longest a request waits for its batch to fill before the batch runs
- *     anyway
+ *     anyway; each graph waits at most its plan's {@code queue-delay-ms}, capped by this
  * @param mainPathTimeoutMillis longest one batch may run on the main path before it is cancelled
  *     and run on the fallback; 0 for no limit besides the requests' deadlines
  * @param failMainEveryNthBatch fault injection: the main path of every n-th batch of a slot throws
@@ -70,7 +70,7 @@ public record ExecutionSettings(
      * The plan's batch sizes, 5 ms of queueing at most, no time limit, no faults, pruning under 15%
      * free memory, standard compliance.
      */
-    public static final ExecutionSettings DEFAULTS = new ExecutionSettings(0, 5, 0, 0, false);
+    public static final ExecutionSettings DEFAULTS = new ExecutionSettings(0, 100, 0, 0, false);
 
     public ExecutionSettings {
         if (batchSize < 0 || maxQueueDelayMillis < 0 || mainPathTimeoutMillis < 0) {

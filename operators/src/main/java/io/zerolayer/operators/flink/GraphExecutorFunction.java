@@ -477,7 +477,7 @@ public class GraphExecutorFunction
         if (waiting + 1 >= batchSize) {
             flush(ctx, out);
         } else if (flushAt.value() == null) {
-            long at = ctx.timerService().currentProcessingTime() + execution.maxQueueDelayMillis();
+            long at = ctx.timerService().currentProcessingTime() + queueDelayMillis(warm.graph());
             ctx.timerService().registerProcessingTimeTimer(at);
             flushAt.update(at);
         }
@@ -517,6 +517,16 @@ public class GraphExecutorFunction
         }
         String planned = graph.plan().node("encode").params().get("batch-size");
         return planned == null ? 1 : Integer.parseInt(planned);
+    }
+
+    /**
+     * How long a graph's first queued request waits for companions: the plan's queue delay (its
+     * run-alone estimate), capped by the settings' max-queue-delay.
+     */
+    private long queueDelayMillis(CompiledGraph graph) {
+        String planned = graph.plan().node("encode").params().get("queue-delay-ms");
+        long cap = execution.maxQueueDelayMillis();
+        return planned == null ? cap : Math.min(cap, Long.parseLong(planned));
     }
 
     private boolean pastDeadline(RoutedRequest in, Collector<Reply> out) {

@@ -282,6 +282,33 @@ class GraphCompilerTest {
     }
 
     @Test
+    void queueDelayIsWhatARequestTakesAlone() {
+        CostEstimator cpu = estimator("cpu-avx2", false);
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, cpu);
+        long shortDelay = 0;
+        for (String prompt :
+                java.util.List.of("<task:summarize>Short ticket.", "<task:summarize>" + LONG_DOC)) {
+            ClassifiedPrompt c = classifier.classify(prompt);
+            PlanNode encode = estimating.compile(c).node("encode");
+            long delay = Long.parseLong(encode.params().get("queue-delay-ms"));
+            EncoderModel model =
+                    EncoderModel.byId(
+                            encode.params().get("precision").equals("int8")
+                                    ? "minilm-l6-v2-int8"
+                                    : "minilm-l6-v2-fp32");
+            double aloneMillis = cpu.encode(model, GraphCompiler.workload(c), 1).micros() / 1e3;
+            assertThat(delay).as(prompt).isEqualTo(Math.max(1, Math.round(aloneMillis)));
+            assertThat(encode.params().get("queue-delay.reason")).contains("alone");
+            if (shortDelay == 0) {
+                shortDelay = delay;
+            } else {
+                // a longer document waits longer: the wait scales with the work it may share
+                assertThat(delay).isGreaterThan(shortDelay);
+            }
+        }
+    }
+
+    @Test
     void batchSizeIsTheSmallestThatComesNearTheBestBatchWithinTheBudget() {
         CostEstimator cpu = estimator("cpu-avx2", false);
         GraphCompiler estimating = new GraphCompiler(IDENTITY, cpu);
