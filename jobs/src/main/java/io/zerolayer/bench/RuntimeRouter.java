@@ -65,12 +65,10 @@ final class RuntimeRouter implements AutoCloseable {
                         decoder,
                         GraphCompiler.workload(classified),
                         GraphCompiler.INT8_MIN_SAVING_MICROS);
-        EncoderModel model =
-                precision.value().equals("int8")
-                        ? EncoderModel.MINILM_L6_V2_INT8
-                        : EncoderModel.MINILM_L6_V2_FP32;
         SentenceEncoder session =
-                sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
+                sessions.computeIfAbsent(
+                        GraphCompiler.encoderOf(precision),
+                        m -> SentenceEncoder.open(m, intraOpThreads));
         return new Route(
                 classified.parsed(),
                 classified.task(),

@@ -146,6 +146,13 @@ public final class GraphCompiler {
         return queries;
     }
 
+    /** The encoder a precision choice ({@code int8} or {@code fp32}) runs on. */
+    public static EncoderModel encoderOf(CostEstimator.Choice precision) {
+        return precision.value().equals("int8")
+                ? EncoderModel.MINILM_L6_V2_INT8
+                : EncoderModel.MINILM_L6_V2_FP32;
+    }
+
     /** How a decoder's documents are chunked: {@code sentences} or {@code windows}. */
     public static String strategyOf(String decoder) {
         return SENTENCE_DECODERS.contains(decoder) ? "sentences" : "windows";
@@ -188,10 +195,7 @@ public final class GraphCompiler {
                 forcedPrecision != null
                         ? forcedPrecision
                         : estimator.precision(decoder, workload, INT8_MIN_SAVING_MICROS);
-        EncoderModel model =
-                precision.value().equals("int8")
-                        ? EncoderModel.MINILM_L6_V2_INT8
-                        : EncoderModel.MINILM_L6_V2_FP32;
+        EncoderModel model = encoderOf(precision);
         List<String> scopes = List.copyOf(workload.scopeTokens().keySet());
         double documentTokens = workload.documentTokens();
         List<PlanNode> nodes = new ArrayList<>();

@@ -291,11 +291,7 @@ class GraphCompilerTest {
             ClassifiedPrompt c = classifier.classify(prompt);
             PlanNode encode = estimating.compile(c).node("encode");
             long delay = Long.parseLong(encode.params().get("queue-delay-ms"));
-            EncoderModel model =
-                    EncoderModel.byId(
-                            encode.params().get("precision").equals("int8")
-                                    ? "minilm-l6-v2-int8"
-                                    : "minilm-l6-v2-fp32");
+            EncoderModel model = EncoderModel.byId(encode.model());
             double aloneMillis = cpu.encode(model, GraphCompiler.workload(c), 1).micros() / 1e3;
             assertThat(delay).as(prompt).isEqualTo(Math.max(1, Math.round(aloneMillis)));
             assertThat(encode.params().get("queue-delay.reason")).contains("alone");
@@ -326,11 +322,7 @@ class GraphCompilerTest {
             assertThat(batch).isBetween(1, CostEstimator.MAX_BATCH);
             assertThat(Integer.bitCount(batch)).isEqualTo(1);
             CostEstimator.Workload w = GraphCompiler.workload(c);
-            EncoderModel model =
-                    EncoderModel.byId(
-                            encode.params().get("precision").equals("int8")
-                                    ? "minilm-l6-v2-int8"
-                                    : "minilm-l6-v2-fp32");
+            EncoderModel model = EncoderModel.byId(encode.model());
             double best =
                     cpu.encode(model, w, CostEstimator.MAX_BATCH).micros()
                             / CostEstimator.MAX_BATCH;
