@@ -114,7 +114,10 @@ public final class BatchAnalysisJob {
         SingleOutputStreamOperator<Reply> replies =
                 routed.keyBy(r -> r.shardKey)
                         .connect(control)
-                        .process(StreamingJob.executor(conf, null))
+                        // no barriers to let through, and processing-time polls would only
+                        // fire at the end of each key in BATCH mode: batches run on the task
+                        // thread
+                        .process(StreamingJob.executor(conf, null).withInferenceThread(false))
                         .setMaxParallelism(StreamingJob.EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
                         .name("warm graph executor");

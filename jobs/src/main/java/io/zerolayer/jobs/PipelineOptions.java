@@ -234,6 +234,19 @@ public final class PipelineOptions {
                                     + " plan's queue-delay-ms (how long the compiler estimates a"
                                     + " request takes alone), and never longer than this.");
 
+    public static final ConfigOption<Boolean> INFERENCE_THREAD =
+            ConfigOptions.key("zerolayer.execution.inference-thread")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Run micro-batches on one inference thread per executor slot, so"
+                                    + " checkpoint barriers, control commands and new requests"
+                                    + " are handled while a batch encodes. A batch's requests stay"
+                                    + " in checkpointed state until answered. false: batches run on"
+                                    + " the Flink task thread and a barrier waits for the batch."
+                                    + " Batch runs (zerolayer analyze) always use the task"
+                                    + " thread.");
+
     public static final ConfigOption<Duration> MAIN_PATH_TIMEOUT =
             ConfigOptions.key("zerolayer.execution.main-path-timeout")
                     .durationType()

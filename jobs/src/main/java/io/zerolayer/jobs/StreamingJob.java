@@ -248,7 +248,8 @@ public final class StreamingJob {
                         graphsTopic,
                         PipelineOptions.execution(conf))
                 .withPrices(prices(conf))
-                .withCrashAfterRequests(conf.get(PipelineOptions.CRASH_AFTER_REQUESTS));
+                .withCrashAfterRequests(conf.get(PipelineOptions.CRASH_AFTER_REQUESTS))
+                .withInferenceThread(conf.get(PipelineOptions.INFERENCE_THREAD));
     }
 
     private static <T> KafkaSink<T> sink(

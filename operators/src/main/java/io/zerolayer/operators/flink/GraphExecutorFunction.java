@@ -64,6 +64,12 @@ import org.slf4j.LoggerFactory;
  * fidelity SAFE_MODE and the diagnostics that sent them there. The broadcast input carries {@link
  * ControlCommand}s: {@code clear-cache} empties the cache, {@code reload-contracts} swaps the
  * contracts (and so the graph ids) without a restart.
+ *
+ * <p>Requests of a key queue in keyed state for their micro-batch. With {@link
+ * #withInferenceThread} (the streaming job) a batch runs on the slot's inference thread while the
+ * task thread goes on with new requests, barriers and commands; a processing-time poll emits its
+ * replies on the task thread, and until then its requests are in keyed state ({@code
+ * batch-in-flight}), so every checkpoint holds each request not yet answered.
  */
 public class GraphExecutorFunction
         extends KeyedBroadcastProcessFunction<String, RoutedRequest, ControlCommand, Reply> {
@@ -112,6 +118,22 @@ public class GraphExecutorFunction
         return this;
     }
 
+    /** Whether micro-batches run on the slot's inference thread rather than the task thread. */
+    private boolean inferenceThread;
+
+    /**
+     * Runs micro-batches on one inference thread per slot instead of the Flink task thread, so
+     * checkpoint barriers, control commands and new requests are handled while a batch encodes
+     * (zerolayer.executor.inference-thread; the streaming job's default). A batch's requests stay
+     * in keyed state until their replies are emitted on the task thread, so a checkpoint taken
+     * while it runs holds them and a restore runs them again: each is still answered once. Off,
+     * batches run on the task thread (the batch job, where nothing waits on a barrier).
+     */
+    public GraphExecutorFunction withInferenceThread(boolean on) {
+        this.inferenceThread = on;
+        return this;
+    }
+
     /** Bills this executor's cost records at {@code sheet} (zerolayer.prices.file). */
     public GraphExecutorFunction withPrices(io.zerolayer.operators.costs.PriceSheet sheet) {
         this.prices = sheet;
@@ -129,10 +151,48 @@ public class GraphExecutorFunction
     private static final ValueStateDescriptor<Long> FLUSH_AT =
             new ValueStateDescriptor<>("batch-flush-at", Long.class);
 
+    /** The most requests the queue's next batch takes: the batch size of its graph. */
+    private static final ValueStateDescriptor<Integer> BATCH_LIMIT =
+            new ValueStateDescriptor<>("batch-limit", Integer.class);
+
+    /**
+     * Requests of this key whose batch is on the inference thread, until their replies are emitted;
+     * and when the task thread next looks whether it is done (or null).
+     */
+    private static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
+            new ListStateDescriptor<>("batch-in-flight", RoutedRequest.class);
+
+    private static final ValueStateDescriptor<Long> POLL_AT =
+            new ValueStateDescriptor<>("batch-poll-at", Long.class);
+
+    /**
+     * How soon the task thread first looks whether a running batch is done; later looks come a
+     * twentieth of the batch's age apart, at most {@link #MAX_POLL_MILLIS}: a reply waits at most 5
+     * % longer, and keys whose batch still waits its turn on the thread poll rarely.
+     */
+    static final long POLL_MILLIS = 1;
+
+    static final long MAX_POLL_MILLIS = 5;
+
+    /** A key's queue may hold this many batches behind its running one before arrivals wait. */
+    static final int QUEUED_BATCHES_PER_KEY = 4;
+
     private transient ListState<RoutedRequest> queue;
     private transient ValueState<Integer> queued;
     private transient ValueState<Long> flushAt;
-    private transient long batches;
+    private transient ValueState<Integer> batchLimit;
+    private transient ListState<RoutedRequest> inFlight;
+    private transient ValueState<Long> pollAt;
+
+    /** The slot's inference thread (null when batches run on the task thread). */
+    private transient java.util.concurrent.ExecutorService inference;
+
+    /** The batch each key has on the inference thread, by key; at most one per key. */
+    private transient java.util.concurrent.ConcurrentMap<String, Running> running;
+
+    /** A batch handed to the inference thread, and when (processing time). */
+    private record Running(java.util.concurrent.Future<List<Executed>> result, long since) {}
+
     private transient Histogram batchRequests;
     private transient Histogram batchSequences;
     private transient Histogram queueDelayMs;
@@ -313,6 +373,23 @@ public class GraphExecutorFunction
         queue = getRuntimeContext().getListState(QUEUE);
         queued = getRuntimeContext().getState(QUEUED);
         flushAt = getRuntimeContext().getState(FLUSH_AT);
+        batchLimit = getRuntimeContext().getState(BATCH_LIMIT);
+        inFlight = getRuntimeContext().getListState(IN_FLIGHT);
+        pollAt = getRuntimeContext().getState(POLL_AT);
+        running = new java.util.concurrent.ConcurrentHashMap<>();
+        if (inferenceThread) {
+            int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            ClassLoader userCode = Thread.currentThread().getContextClassLoader();
+            inference =
+                    java.util.concurrent.Executors.newSingleThreadExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "zerolayer-inference-" + subtask);
+                                t.setDaemon(true);
+                                t.setContextClassLoader(userCode);
+                                return t;
+                            });
+            metrics.gauge("batches_running", () -> running.size());
+        }
         metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
         int precompiled = precompileOwnStructures();
         // registered once open() is done: a slot reports ready only when it can serve warm
@@ -465,17 +542,26 @@ public class GraphExecutorFunction
         }
         int batchSize = batchSize(warm.graph());
         int waiting = queued.value() == null ? 0 : queued.value();
-        if ((batchSize <= 1 && waiting == 0) || strict(in)) {
+        boolean busy = running.containsKey(ctx.getCurrentKey());
+        if (!busy && ((batchSize <= 1 && waiting == 0) || strict(in))) {
             // strict compliance runs each request alone: no batch companions, the same output
-            run(List.of(in), warm, ctx, out);
+            start(List.of(in), warm, ctx, out);
             return;
         }
         in.queuedAtMillis = System.currentTimeMillis();
         in.compileMicros = warm.compileMicros();
         queue.add(in);
         queued.update(waiting + 1);
-        if (waiting + 1 >= batchSize) {
-            flush(ctx, out);
+        batchLimit.update(batchSize);
+        if (busy) {
+            // the next batch starts when the running one is done; a key's queue is bounded, so a
+            // slot that cannot keep up holds its input back (backpressure) instead of growing
+            if (waiting + 1 >= QUEUED_BATCHES_PER_KEY * batchSize) {
+                awaitRunning(ctx, out);
+                startQueued(ctx, out);
+            }
+        } else if (waiting + 1 >= batchSize) {
+            startQueued(ctx, out);
         } else if (flushAt.value() == null) {
             long at = ctx.timerService().currentProcessingTime() + queueDelayMillis(warm.graph());
             ctx.timerService().registerProcessingTimeTimer(at);
@@ -483,30 +569,157 @@ public class GraphExecutorFunction
         }
     }
 
+    /**
+     * A flush timer (the queue's oldest request has waited its delay) or a poll of the batch on the
+     * inference thread (emitted once done; then the queue's next batch starts at once, as its
+     * requests have waited at least that batch's run).
+     */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Reply> out) throws Exception {
+        Long polled = pollAt.value();
+        if (polled != null && polled == timestamp) {
+            pollAt.clear();
+            Running batch = running.get(ctx.getCurrentKey());
+            if (batch != null && !batch.result().isDone()) {
+                long age = timestamp - batch.since();
+                schedulePoll(ctx, Math.min(MAX_POLL_MILLIS, Math.max(POLL_MILLIS, age / 20)));
+            } else {
+                // done, or restored from a checkpoint taken while it ran: start() runs it again
+                if (batch != null) {
+                    emitRunning(ctx, out);
+                }
+                startQueued(ctx, out);
+            }
+        }
         Long at = flushAt.value();
         if (at != null && at == timestamp) {
             flushAt.clear();
-            flush(ctx, out);
+            if (!running.containsKey(ctx.getCurrentKey())) {
+                startQueued(ctx, out);
+            }
         }
     }
 
-    /** Runs this key's queued requests as one batch and empties the queue. */
-    private void flush(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
-        List<RoutedRequest> batch = new ArrayList<>();
-        for (RoutedRequest r : queue.get()) {
-            batch.add(r);
-        }
-        queue.clear();
-        queued.clear();
+    /**
+     * Starts this key's next batch: up to its batch size of queued requests, after any of a batch
+     * restored in flight. On the task thread, or when a batch answers all its requests at once
+     * (deadlines passed), it goes on with the next until the queue is empty.
+     */
+    private void startQueued(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
         Long at = flushAt.value();
         if (at != null) {
             ctx.timerService().deleteProcessingTimeTimer(at);
             flushAt.clear();
         }
-        if (!batch.isEmpty()) {
-            run(batch, null, ctx, out);
+        do {
+            List<RoutedRequest> waiting = new ArrayList<>();
+            for (RoutedRequest r : queue.get()) {
+                waiting.add(r);
+            }
+            Integer limit = batchLimit.value();
+            int take =
+                    Math.min(waiting.size(), limit == null ? waiting.size() : Math.max(1, limit));
+            List<RoutedRequest> rest = waiting.subList(take, waiting.size());
+            if (rest.isEmpty()) {
+                queue.clear();
+                queued.clear();
+                batchLimit.clear();
+            } else {
+                queue.update(new ArrayList<>(rest));
+                queued.update(rest.size());
+            }
+            start(new ArrayList<>(waiting.subList(0, take)), null, ctx, out);
+        } while (!running.containsKey(ctx.getCurrentKey()) && queued.value() != null);
+    }
+
+    /**
+     * Runs a batch: on the task thread, or handed to the inference thread with its requests kept in
+     * flight until {@link #emitRunning} answers them. Requests left in flight by a restore (the
+     * checkpoint was taken while their batch ran) run first, again.
+     */
+    private void start(
+            List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out)
+            throws Exception {
+        List<RoutedRequest> all = new ArrayList<>();
+        for (RoutedRequest r : inFlight.get()) {
+            all.add(r);
+        }
+        if (!all.isEmpty()) {
+            known = null;
+            inFlight.clear();
+            LOG.info(
+                    "Running again {} requests whose batch was in flight at the checkpoint",
+                    all.size());
+        }
+        all.addAll(batch);
+        if (all.isEmpty()) {
+            return;
+        }
+        List<GraphBatch> prepared = prepare(all, known, ctx, out);
+        if (prepared.isEmpty()) {
+            return;
+        }
+        if (inference == null) {
+            for (GraphBatch b : prepared) {
+                finish(execute(b), ctx, out);
+            }
+            return;
+        }
+        List<RoutedRequest> held = new ArrayList<>();
+        prepared.forEach(b -> b.bound().forEach(r -> held.add(r.in())));
+        inFlight.update(held);
+        running.put(
+                ctx.getCurrentKey(),
+                new Running(
+                        inference.submit(() -> prepared.stream().map(this::execute).toList()),
+                        ctx.timerService().currentProcessingTime()));
+        schedulePoll(ctx, POLL_MILLIS);
+    }
+
+    private void schedulePoll(ReadOnlyContext ctx, long inMillis) throws Exception {
+        long at = ctx.timerService().currentProcessingTime() + inMillis;
+        ctx.timerService().registerProcessingTimeTimer(at);
+        pollAt.update(at);
+    }
+
+    /** Waits for this key's running batch, then answers it: a full queue's backpressure. */
+    private void awaitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
+        Running batch = running.get(ctx.getCurrentKey());
+        if (batch == null) {
+            return;
+        }
+        try {
+            batch.result().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            // emitRunning rethrows it
+        }
+        Long polled = pollAt.value();
+        if (polled != null) {
+            ctx.timerService().deleteProcessingTimeTimer(polled);
+            pollAt.clear();
+        }
+        emitRunning(ctx, out);
+    }
+
+    /**
+     * Answers this key's finished batch on the task thread and releases its requests from flight.
+     * An error that is not an encoder's (a bug) fails the task, as on the task thread: Flink
+     * restores the last checkpoint and the batch runs again.
+     */
+    private void emitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
+        Running batch = running.remove(ctx.getCurrentKey());
+        List<Executed> done;
+        try {
+            done = batch.result().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        inFlight.clear();
+        for (Executed e : done) {
+            finish(e, ctx, out);
         }
     }
 
@@ -590,14 +803,16 @@ public class GraphExecutorFunction
     /** A request of a batch, bound to its graph. */
     private record Bound(RoutedRequest in, Warm warm, CompiledGraph.BatchInput input) {}
 
+    /** Requests of one graph that run together (one alone when strict), bound to it. */
+    private record GraphBatch(CompiledGraph graph, List<Bound> bound) {}
+
     /**
-     * Runs a batch: each request bound to its warm graph ({@code known} for a batch of one that was
-     * just looked up; else looked up again, recompiled if it was evicted or the contracts changed
-     * while it waited), each graph's requests together on the main path, on the fallback when the
-     * main path fails or overruns (fidelity REDUCED), FAILED when both fail. Every request gets
-     * exactly one reply.
+     * Binds a batch on the task thread: each request to its warm graph ({@code known} for a batch
+     * of one that was just looked up; else looked up again, recompiled if it was evicted or the
+     * contracts changed while it waited), grouped by graph. Requests past their deadline or whose
+     * graph cannot be bound are answered here; every other one is in exactly one group.
      */
-    private void run(
+    private List<GraphBatch> prepare(
             List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out) {
         long now = System.currentTimeMillis();
         double free = headroom.freeRatio();
@@ -638,9 +853,9 @@ public class GraphExecutorFunction
                 fail(in, null, e, out);
             }
         }
-        for (var entry : byGraph.entrySet()) {
-            runOnGraph(entry.getKey().graph(), entry.getValue(), ctx, out);
-        }
+        List<GraphBatch> groups = new ArrayList<>();
+        byGraph.forEach((group, bound) -> groups.add(new GraphBatch(group.graph(), bound)));
+        return groups;
     }
 
     private boolean strict(RoutedRequest in) {
@@ -670,25 +885,53 @@ public class GraphExecutorFunction
         return new CompiledGraph.RunMode(prune, on);
     }
 
-    private void runOnGraph(
-            CompiledGraph graph, List<Bound> bound, ReadOnlyContext ctx, Collector<Reply> out) {
+    /**
+     * How a batch ran: the path that answered it ({@code ran}, the fallback when {@code fellBack})
+     * and one outcome per request, or {@code failure} when both paths failed.
+     */
+    private record Executed(
+            GraphBatch batch,
+            CompiledGraph ran,
+            List<CompiledGraph.BatchOutcome> outcomes,
+            Diagnostic fallbackNote,
+            Throwable failure,
+            boolean fellBack,
+            long executeMicros,
+            int sequences) {}
+
+    /** Batches this slot has run, for fault injection; touched by the running thread only. */
+    private transient long batchesRun;
+
+    /**
+     * Runs a batch on its graph's main path, on the fallback when the main path fails or overruns
+     * (fidelity REDUCED), failed when both fail. Touches no Flink state, collector or metric: it
+     * runs on the inference thread; {@link #finish} answers on the task thread.
+     */
+    private Executed execute(GraphBatch batch) {
+        CompiledGraph graph = batch.graph();
+        List<Bound> bound = batch.bound();
         List<CompiledGraph.BatchInput> inputs = bound.stream().map(Bound::input).toList();
-        batches++;
-        batchRequests.update(inputs.size());
+        batchesRun++;
         long start = System.nanoTime();
-        List<CompiledGraph.BatchOutcome> outcomes;
-        CompiledGraph ran = graph;
-        Diagnostic fallbackNote = null;
         try {
             if (execution.failMainEveryNthBatch() > 0
-                    && batches % execution.failMainEveryNthBatch() == 0) {
+                    && batchesRun % execution.failMainEveryNthBatch() == 0) {
                 throw new EncoderException(
                         "injected fault (fault-injection.fail-main-every-nth-batch)");
             }
-            outcomes = graph.executeBatch(inputs, mainPathDeadline(bound, start));
+            List<CompiledGraph.BatchOutcome> outcomes =
+                    graph.executeBatch(inputs, mainPathDeadline(bound, start));
+            return new Executed(
+                    batch,
+                    graph,
+                    outcomes,
+                    null,
+                    null,
+                    false,
+                    (System.nanoTime() - start) / 1_000,
+                    graph.lastBatchSequences());
         } catch (EncoderException | OutOfMemoryError e) {
-            fallbacks.inc();
-            ran = graph.fallback();
+            CompiledGraph ran = graph.fallback();
             String why =
                     e instanceof EncoderException ee && ee.overran()
                             ? "overran its time"
@@ -700,10 +943,9 @@ public class GraphExecutorFunction
                     inputs.size(),
                     e.getMessage());
             if (ran == null) {
-                bound.forEach(b -> fail(b.in(), graph.plan().graphId(), e, out));
-                return;
+                return new Executed(batch, null, null, null, e, true, 0, 0);
             }
-            fallbackNote =
+            Diagnostic fallbackNote =
                     new Diagnostic(
                             DiagnosticCodes.FALLBACK_USED,
                             "warning",
@@ -721,7 +963,16 @@ public class GraphExecutorFunction
                 if (execution.failFallback()) {
                     throw new EncoderException("injected fault (fault-injection.fail-fallback)");
                 }
-                outcomes = ran.executeBatch(inputs);
+                List<CompiledGraph.BatchOutcome> outcomes = ran.executeBatch(inputs);
+                return new Executed(
+                        batch,
+                        ran,
+                        outcomes,
+                        fallbackNote,
+                        null,
+                        true,
+                        (System.nanoTime() - start) / 1_000,
+                        ran.lastBatchSequences());
             } catch (EncoderException | OutOfMemoryError fallbackError) {
                 LOG.warn(
                         "Fallback of graph {} failed too: {}",
@@ -733,21 +984,33 @@ public class GraphExecutorFunction
                                         + e.getMessage()
                                         + "; fallback: "
                                         + fallbackError.getMessage());
-                bound.forEach(b -> fail(b.in(), graph.plan().graphId(), both, out));
-                return;
+                return new Executed(batch, null, null, null, both, true, 0, 0);
             }
         }
-        long executeMicros = (System.nanoTime() - start) / 1_000;
-        executeMs.update(executeMicros / 1_000);
-        batchSequences.update(ran.lastBatchSequences());
+    }
+
+    /** Answers a batch that ran: one reply per request, its cost records and the metrics. */
+    private void finish(Executed done, ReadOnlyContext ctx, Collector<Reply> out) {
+        CompiledGraph graph = done.batch().graph();
+        List<Bound> bound = done.batch().bound();
+        batchRequests.update(bound.size());
+        if (done.fellBack()) {
+            fallbacks.inc();
+        }
+        if (done.failure() != null) {
+            bound.forEach(b -> fail(b.in(), graph.plan().graphId(), done.failure(), out));
+            return;
+        }
+        executeMs.update(done.executeMicros() / 1_000);
+        batchSequences.update(done.sequences());
         for (int i = 0; i < bound.size(); i++) {
             Bound b = bound.get(i);
-            CompiledGraph.BatchOutcome outcome = outcomes.get(i);
+            CompiledGraph.BatchOutcome outcome = done.outcomes().get(i);
             if (outcome.error() != null) {
                 fail(b.in(), graph.plan().graphId(), outcome.error(), out);
                 continue;
             }
-            answer(b, graph, outcome.run(), fallbackNote, executeMicros, ctx, out);
+            answer(b, graph, outcome.run(), done.fallbackNote(), done.executeMicros(), ctx, out);
         }
     }
 
@@ -910,7 +1173,15 @@ public class GraphExecutorFunction
     }
 
     @Override
-    public void close() {
+    public void close() throws Exception {
+        if (inference != null) {
+            // a session must not close under a running batch: let it finish (its replies are
+            // not emitted; its requests are in the last checkpoint's in-flight state)
+            inference.shutdownNow();
+            if (!inference.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("The inference thread did not stop within 60 s");
+            }
+        }
         if (encoders != null) {
             encoders.close();
         }

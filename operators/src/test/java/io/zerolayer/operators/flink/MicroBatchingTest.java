@@ -34,7 +34,7 @@ class MicroBatchingTest {
     private static final SingleObjectCodec<AnalysisRequest> CODEC =
             SingleObjectCodec.of(AnalysisRequest.class);
 
-    private static GraphExecutorFunction executor(ExecutionSettings settings) {
+    static GraphExecutorFunction executor(ExecutionSettings settings) {
         return new GraphExecutorFunction(
                 CONTRACTS,
                 null,
@@ -48,7 +48,7 @@ class MicroBatchingTest {
     }
 
     /** Requests of one structure (same graph, same key), classified by the real classifier. */
-    private static List<RoutedRequest> tickets(int count) throws Exception {
+    static List<RoutedRequest> tickets(int count) throws Exception {
         List<RoutedRequest> out = new ArrayList<>();
         try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
                 classifierHarness()) {
@@ -70,10 +70,15 @@ class MicroBatchingTest {
     private static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
             restoredFrom(OperatorSubtaskState snapshot, ExecutionSettings settings)
                     throws Exception {
+        return restoredFrom(snapshot, executor(settings));
+    }
+
+    static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
+            restoredFrom(OperatorSubtaskState snapshot, GraphExecutorFunction executor)
+                    throws Exception {
         var h =
                 new KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>(
-                        new CoBroadcastWithKeyedOperator<>(
-                                executor(settings), List.of(ControlCommand.STATE)),
+                        new CoBroadcastWithKeyedOperator<>(executor, List.of(ControlCommand.STATE)),
                         r -> r.shardKey,
                         Types.STRING,
                         1, // as ProcessFunctionTestHarnesses builds it: one key group
@@ -85,12 +90,12 @@ class MicroBatchingTest {
         return h;
     }
 
-    private static List<String> answered(
+    static List<String> answered(
             KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h) {
         return h.extractOutputValues().stream().map(r -> r.response.getRequestId()).toList();
     }
 
-    private static List<KernelCostRecord> costs(
+    static List<KernelCostRecord> costs(
             KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h) {
         return h.getSideOutput(GraphExecutorFunction.COST_RECORDS).stream()
                 .map(StreamRecord::getValue)

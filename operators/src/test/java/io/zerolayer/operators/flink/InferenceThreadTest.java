@@ -1,0 +1,135 @@
+package io.zerolayer.operators.flink;
+
+import static io.zerolayer.operators.flink.FlinkFunctionsTest.executorHarness;
+import static io.zerolayer.operators.flink.MicroBatchingTest.answered;
+import static io.zerolayer.operators.flink.MicroBatchingTest.costs;
+import static io.zerolayer.operators.flink.MicroBatchingTest.restoredFrom;
+import static io.zerolayer.operators.flink.MicroBatchingTest.tickets;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.schemas.Fidelity;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The executor with its inference thread, as the streaming job runs it: a batch runs off the task
+ * thread, so the task thread returns at once and a snapshot can be taken while the batch encodes;
+ * the snapshot holds the batch's requests and a restore answers them exactly once; a key's queue
+ * behind its running batch is bounded. Replies come only from the task thread (a poll timer, or an
+ * arrival that waits), so what the harness has emitted at each step is deterministic.
+ */
+class InferenceThreadTest {
+    private static final ExecutionSettings BATCHES_OF_TWO =
+            new ExecutionSettings(2, 60_000, 0, 0, false);
+
+    private static GraphExecutorFunction executor(ExecutionSettings settings) {
+        return MicroBatchingTest.executor(settings).withInferenceThread(true);
+    }
+
+    /** Moves the harness's clock on a millisecond at a time until it has emitted {@code n}. */
+    private static List<String> pollUntilAnswered(
+            KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h,
+            int n)
+            throws Exception {
+        long giveUp = System.nanoTime() + 60_000_000_000L;
+        while (h.extractOutputValues().size() < n && System.nanoTime() < giveUp) {
+            Thread.sleep(1);
+            h.setProcessingTime(h.getProcessingTime() + GraphExecutorFunction.POLL_MILLIS);
+        }
+        return answered(h);
+    }
+
+    @Test
+    void aBatchRunsOffTheTaskThreadAndIsAnsweredByAPoll() throws Exception {
+        List<RoutedRequest> in = tickets(2);
+        try (var h = executorHarness(executor(BATCHES_OF_TWO))) {
+            h.setProcessingTime(0);
+            h.processElement(in.get(0), 0);
+            h.processElement(in.get(1), 0); // the batch is full: it starts and the call returns
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(h.numProcessingTimeTimers()).isEqualTo(1); // the poll; no flush timer left
+
+            assertThat(pollUntilAnswered(h, 2)).containsExactly("t0", "t1");
+            assertThat(h.extractOutputValues())
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.OK);
+                                assertThat(r.response.getFidelity()).isEqualTo(Fidelity.FULL);
+                                assertThat(r.response.getOutput()).contains("refund");
+                            });
+            // one encoder pass for the two: their encode records share its start
+            assertThat(
+                            costs(h).stream()
+                                    .filter(c -> c.getKernel().equals("encode"))
+                                    .map(KernelCostRecord::getStartedAt)
+                                    .distinct())
+                    .hasSize(1);
+            assertThat(h.numProcessingTimeTimers()).isZero(); // done: nothing polls any more
+        }
+    }
+
+    @Test
+    void aSnapshotTakenWhileABatchRunsHoldsItsRequestsAndARestoreAnswersThemOnce()
+            throws Exception {
+        List<RoutedRequest> in = tickets(3);
+        OperatorSubtaskState snapshot;
+        try (var h = executorHarness(executor(BATCHES_OF_TWO))) {
+            h.setProcessingTime(0);
+            h.processElement(in.get(0), 0);
+            h.processElement(in.get(1), 0);
+            snapshot = h.snapshot(1, 10); // the barrier does not wait for the batch
+            assertThat(h.extractOutputValues()).isEmpty();
+            // this run goes on to answer them; the snapshot is what a failure restores to
+            assertThat(pollUntilAnswered(h, 2)).containsExactly("t0", "t1");
+        }
+
+        // restored: the checkpointed poll finds no batch running and runs the requests again
+        try (var restored = restoredFrom(snapshot, executor(BATCHES_OF_TWO))) {
+            restored.setProcessingTime(0);
+            assertThat(pollUntilAnswered(restored, 2)).containsExactly("t0", "t1");
+            restored.setProcessingTime(restored.getProcessingTime() + 1_000);
+            assertThat(answered(restored)).containsExactly("t0", "t1");
+        }
+
+        // restored, and a new request of the key comes first: it joins them, each answered once
+        try (var restored = restoredFrom(snapshot, executor(BATCHES_OF_TWO))) {
+            restored.setProcessingTime(0);
+            restored.processElement(in.get(2), 0);
+            assertThat(pollUntilAnswered(restored, 3)).containsExactlyInAnyOrder("t0", "t1", "t2");
+            restored.setProcessingTime(restored.getProcessingTime() + 120_000);
+            assertThat(answered(restored)).hasSize(3);
+        }
+
+        // restored with the inference thread off: the task thread answers them
+        try (var restored = restoredFrom(snapshot, MicroBatchingTest.executor(BATCHES_OF_TWO))) {
+            restored.setProcessingTime(GraphExecutorFunction.POLL_MILLIS);
+            assertThat(answered(restored)).containsExactly("t0", "t1");
+        }
+    }
+
+    @Test
+    void anArrivalThatFillsItsKeysQueueWaitsForTheRunningBatch() throws Exception {
+        int bound = GraphExecutorFunction.QUEUED_BATCHES_PER_KEY;
+        List<RoutedRequest> in = tickets(bound + 2);
+        ExecutionSettings one = new ExecutionSettings(1, 60_000, 0, 0, false);
+        try (var h = executorHarness(executor(one))) {
+            h.setProcessingTime(0);
+            for (int i = 0; i < bound; i++) {
+                h.processElement(in.get(i), 0); // t0 runs, the rest queue behind it
+            }
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processElement(in.get(bound), 0); // the queue is full: this call waits for t0
+            assertThat(answered(h)).containsExactly("t0");
+
+            h.processElement(in.get(bound + 1), 0);
+            List<String> all = pollUntilAnswered(h, bound + 2);
+            assertThat(all)
+                    .containsExactlyElementsOf(
+                            in.stream().map(r -> r.request.getRequestId()).toList());
+        }
+    }
+}
