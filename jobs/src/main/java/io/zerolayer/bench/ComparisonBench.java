@@ -49,6 +49,7 @@ public final class ComparisonBench {
             double inFlightSeconds,
             Duration checkpointInterval,
             double soakSeconds,
+            List<String> workerJvmOptions,
             Path outDir,
             Configuration conf) {}
 
@@ -81,6 +82,7 @@ public final class ComparisonBench {
         List<Integer> workers = o.scaling() && p > 1 ? List.of(1, p) : List.of(p);
         JsonNode ceiling =
                 runWorker(
+                        o,
                         work,
                         plan(
                                 o,
@@ -108,6 +110,7 @@ public final class ComparisonBench {
         if (soakOnly) {
             systems.add(
                     runWorker(
+                            o,
                             work,
                             plan(
                                     o,
@@ -126,6 +129,7 @@ public final class ComparisonBench {
             for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
                 systems.add(
                         runWorker(
+                                o,
                                 work,
                                 plan(
                                         o,
@@ -145,6 +149,7 @@ public final class ComparisonBench {
                 for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
                     systems.add(
                             runWorker(
+                                    o,
                                     work,
                                     plan(
                                             o,
@@ -261,8 +266,11 @@ public final class ComparisonBench {
         return out;
     }
 
-    /** Runs one plan in a fresh JVM of the same command line; returns its figures. */
-    private static JsonNode runWorker(Path work, BenchPlan plan) throws Exception {
+    /**
+     * Runs one plan in a fresh JVM of the same command line plus the workers' JVM options (the same
+     * for every system); returns its figures.
+     */
+    private static JsonNode runWorker(Options o, Path work, BenchPlan plan) throws Exception {
         String name = plan.system() + "-p" + plan.parallelism();
         Path planFile = work.resolve(name + ".plan.json");
         Path out = work.resolve(name + ".json");
@@ -281,6 +289,7 @@ public final class ComparisonBench {
                 command.add(arg);
             }
         }
+        command.addAll(o.workerJvmOptions());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(BenchWorker.class.getName());
@@ -326,6 +335,7 @@ public final class ComparisonBench {
         n.put("window", o.window());
         n.put("inFlightSeconds", o.inFlightSeconds());
         n.put("checkpointIntervalMillis", o.checkpointInterval().toMillis());
+        n.set("workerJvmOptions", BenchWorker.JSON.valueToTree(o.workerJvmOptions()));
         n.set("loads", BenchWorker.JSON.valueToTree(o.loads()));
         n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));
         n.set("sizeRequests", BenchWorker.JSON.valueToTree(o.sizeRequests()));
