@@ -167,14 +167,17 @@ public final class PipelineOptions {
                             "A graph gets one more executor shard (slot) per this many requests/s,"
                                     + " up to one per slot; cold graphs stay on one slot.");
 
-    public static final ConfigOption<Double> CHARS_PER_SHARD =
-            ConfigOptions.key("zerolayer.hot-graphs.chars-per-shard")
+    public static final ConfigOption<Double> LOAD_PER_SHARD =
+            ConfigOptions.key("zerolayer.hot-graphs.load-per-shard")
                     .doubleType()
-                    .defaultValue(10_000.0)
+                    .defaultValue(0.5)
                     .withDescription(
-                            "A graph also gets one more executor shard per this many prompt"
-                                    + " characters/s (about half a CPU slot's fp32 encoder work),"
-                                    + " so graphs of few but long requests spread too.");
+                            "A graph also gets one more executor shard per this much estimated"
+                                    + " encoder load: its requests/s times the compiler's estimate"
+                                    + " of one request's encode time alone on the slot hardware"
+                                    + " (0.5: a slot busy half the time). Spreads graphs of few"
+                                    + " but long requests, and a graph one slot could only just"
+                                    + " carry, before their queues grow.");
 
     public static final ConfigOption<String> CONTROL_TOPIC =
             ConfigOptions.key("zerolayer.topics.control")

@@ -216,16 +216,20 @@ public final class StreamingJob {
      */
     static DecodeAndClassifyFunction classifier(Configuration conf, int executorParallelism) {
         return new DecodeAndClassifyFunction(
-                contracts(conf).source(),
-                conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
-                new SafeModePolicy(
-                        conf.get(PipelineOptions.SAFE_MODE_POLICY),
-                        conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
-                new HotGraphSharder(
-                        executorParallelism,
-                        EXECUTOR_MAX_PARALLELISM,
-                        conf.get(PipelineOptions.REQUESTS_PER_SHARD),
-                        conf.get(PipelineOptions.CHARS_PER_SHARD)));
+                        contracts(conf).source(),
+                        conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                        new SafeModePolicy(
+                                conf.get(PipelineOptions.SAFE_MODE_POLICY),
+                                conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
+                        new HotGraphSharder(
+                                executorParallelism,
+                                EXECUTOR_MAX_PARALLELISM,
+                                conf.get(PipelineOptions.REQUESTS_PER_SHARD),
+                                conf.get(PipelineOptions.LOAD_PER_SHARD)))
+                .withHardware(
+                        conf.get(PipelineOptions.HARDWARE_PROFILE),
+                        readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
+                        conf.get(PipelineOptions.INTRA_OP_THREADS));
     }
 
     /**

@@ -116,7 +116,7 @@ class StreamingJobITCase {
         // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
         // the burst of requests happens to split over the two classifier subtasks
         conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1_000_000.0);
-        conf.set(PipelineOptions.CHARS_PER_SHARD, 1e12);
+        conf.set(PipelineOptions.LOAD_PER_SHARD, 1e12);
         KAFKA.broker()
                 .createTopics(
                         Map.of(

@@ -37,6 +37,15 @@ public record ExecutionPlan(
                 List.of());
     }
 
+    /**
+     * The compiler's estimate of how long one request of this graph takes to encode when it runs
+     * alone (the encode node's {@code queue-delay-ms}, at least 1 ms); 0 when the plan has none.
+     */
+    public long encodeMillisAlone() {
+        String planned = node("encode").params().get("queue-delay-ms");
+        return planned == null ? 0 : Long.parseLong(planned);
+    }
+
     public PlanNode node(String kind) {
         return nodes.stream()
                 .filter(n -> n.kind().equals(kind))

@@ -50,6 +50,23 @@ public class DecodeAndClassifyFunction
     private transient MetricGroup metrics;
     private transient Map<String, Counter> rejectedCodes;
 
+    /** The slot hardware load estimates are made for; null: a nominal CPU (tests, tools). */
+    private String hardwareSetting;
+
+    private String extraProfilesYaml;
+    private int intraOpThreads = 1;
+
+    /** Compiles for this TaskManager's hardware, only to estimate each structure's encode time. */
+    private transient GraphCompiler estimating;
+
+    private transient io.zerolayer.operators.compiler.CostEstimator estimator;
+    private transient String hardwareProfile;
+
+    /** Estimated encode time alone (ms) by structure id, least recently used forgotten. */
+    private transient Map<String, Long> encodeMillis;
+
+    private static final int ESTIMATED_STRUCTURES = 10_000;
+
     /**
      * @param contractsFile the tasks.yaml a bare reload-contracts re-reads, or null for the
      *     built-in
@@ -64,9 +81,36 @@ public class DecodeAndClassifyFunction
         this.sharder = sharder;
     }
 
+    /**
+     * Estimates the encoder load the hot-graph sharder spreads by for the slot hardware the
+     * executor resolves from the same settings (zerolayer.hardware-profile, the extra profiles
+     * file, intra-op threads); without it, for a nominal CPU.
+     */
+    public DecodeAndClassifyFunction withHardware(
+            String hardwareSetting, String extraProfilesYaml, int intraOpThreads) {
+        this.hardwareSetting = hardwareSetting;
+        this.extraProfilesYaml = extraProfilesYaml;
+        this.intraOpThreads = intraOpThreads;
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
         codec = SingleObjectCodec.of(AnalysisRequest.class);
+        if (hardwareSetting == null) {
+            estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();
+            hardwareProfile = estimator.profile().id();
+        } else {
+            var hardware =
+                    io.zerolayer.gpu.hardware.HardwareFingerprint.resolve(
+                            hardwareSetting,
+                            io.zerolayer.gpu.hardware.HardwareProfiles.builtInWith(
+                                    extraProfilesYaml));
+            estimator =
+                    new io.zerolayer.operators.compiler.CostEstimator(
+                            hardware.profile(), hardware.primary(), intraOpThreads);
+            hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
+        }
         use(contracts.initial());
         metrics = getRuntimeContext().getMetricGroup();
         recordsIn = metrics.counter("requests_in_total");
@@ -82,6 +126,42 @@ public class DecodeAndClassifyFunction
         compiler =
                 new GraphCompiler(
                         GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE));
+        estimating =
+                new GraphCompiler(
+                        GraphIdentity.current(taskContracts.version(), hardwareProfile), estimator);
+        safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
+        encodeMillis =
+                new java.util.LinkedHashMap<>(64, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+                        return size() > ESTIMATED_STRUCTURES;
+                    }
+                };
+    }
+
+    private transient int safeModeMaxChars;
+
+    /**
+     * The compiler's estimate of one request's encode time alone for a structure, compiled once per
+     * structure for this hardware; 0 when it cannot be compiled here.
+     */
+    private long encodeMillis(String structureId, ClassifiedPrompt classified) {
+        Long known = encodeMillis.get(structureId);
+        if (known != null) {
+            return known;
+        }
+        long millis;
+        try {
+            millis =
+                    (classified == null
+                                    ? estimating.compileSafe(safeModeMaxChars)
+                                    : estimating.compile(classified))
+                            .encodeMillisAlone();
+        } catch (RuntimeException e) {
+            millis = 0; // routed by its request rate alone; the executor reports the error
+        }
+        encodeMillis.put(structureId, millis);
+        return millis;
     }
 
     @Override
@@ -160,7 +240,10 @@ public class DecodeAndClassifyFunction
             return;
         }
         routed.shardKey =
-                sharder.shardKey(routed.structureId, request.getPrompt().length(), receivedAt);
+                sharder.shardKey(
+                        routed.structureId,
+                        encodeMillis(routed.structureId, routed.safeMode ? null : classified),
+                        receivedAt);
         routed.request = request;
         routed.route = route;
         routed.classifyMicros = classifyMicros;

@@ -8,12 +8,15 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 /**
  * Spreads hot graphs over several executor slots. Requests are keyed by a <em>shard key</em>: a
  * graph with little traffic has one shard (its graph id plus a fixed salt), a graph whose observed
- * rate exceeds {@code requestsPerShard} requests/s or {@code charsPerShard} prompt characters/s
- * gets one more shard per multiple of it, up to one per executor slot. Counting characters as well
- * as requests spreads graphs of few but long requests (papers, contracts), which carry most of the
- * encoder work of a mixed stream, instead of leaving each on the one slot its hash picked. Salts
- * are chosen so that the shards of one graph land on distinct slots (a plain {@code graphId#n}
- * could hash two shards onto the same slot), and each shard compiles its graph once in its slot.
+ * rate exceeds {@code requestsPerShard} requests/s, or whose estimated encoder load exceeds {@code
+ * loadPerShard} slots, gets one more shard per multiple of it, up to one per executor slot. The
+ * load is the graph's rate times the compiler's estimate of one request's encode time alone on the
+ * slot's hardware: 0.5 means a shard is added once a slot would be busy half the time with the
+ * graph, before its queue grows. It spreads graphs of few but long requests (papers, contracts),
+ * which carry most of the encoder work of a mixed stream, and keeps a graph that one slot could
+ * only just carry from queueing on that slot while others idle. Salts are chosen so that the shards
+ * of one graph land on distinct slots (a plain {@code graphId#n} could hash two shards onto the
+ * same slot), and each shard compiles its graph once in its slot.
  *
  * <p>One instance per classifier subtask; it sees that subtask's share of the traffic and scales it
  * by the number of classifier subtasks to estimate the graph's total rate.
@@ -25,7 +28,7 @@ public final class HotGraphSharder implements Serializable {
     private final int executorParallelism;
     private final int maxParallelism;
     private final double requestsPerShard;
-    private final double charsPerShard;
+    private final double loadPerShard;
     private transient int observers;
     private transient Map<String, GraphTraffic> traffic;
 
@@ -33,24 +36,25 @@ public final class HotGraphSharder implements Serializable {
      * @param executorParallelism slots of the executor operator
      * @param maxParallelism the executor operator's max parallelism (key groups)
      * @param requestsPerShard requests/s one shard is meant to carry before another is added
-     * @param charsPerShard prompt characters/s one shard is meant to carry before another is added
+     * @param loadPerShard estimated encoder load (seconds of encoding per second, so the share of
+     *     one slot kept busy) one shard is meant to carry before another is added
      */
     public HotGraphSharder(
             int executorParallelism,
             int maxParallelism,
             double requestsPerShard,
-            double charsPerShard) {
-        if (requestsPerShard <= 0 || charsPerShard <= 0) {
+            double loadPerShard) {
+        if (requestsPerShard <= 0 || loadPerShard <= 0) {
             throw new IllegalArgumentException(
-                    "requests and characters per shard must be positive, got "
+                    "requests and load per shard must be positive, got "
                             + requestsPerShard
                             + " and "
-                            + charsPerShard);
+                            + loadPerShard);
         }
         this.executorParallelism = executorParallelism;
         this.maxParallelism = maxParallelism;
         this.requestsPerShard = requestsPerShard;
-        this.charsPerShard = charsPerShard;
+        this.loadPerShard = loadPerShard;
     }
 
     /**
@@ -68,12 +72,12 @@ public final class HotGraphSharder implements Serializable {
     }
 
     /**
-     * Records one request of {@code graphId} with a prompt of {@code promptChars} characters and
-     * returns the key to route it by.
+     * Records one request of {@code graphId} that the compiler estimates to take {@code
+     * encodeMillis} to encode alone, and returns the key to route it by.
      */
-    public String shardKey(String graphId, int promptChars, long nowMillis) {
+    public String shardKey(String graphId, double encodeMillis, long nowMillis) {
         GraphTraffic t = traffic.computeIfAbsent(graphId, id -> new GraphTraffic(id, nowMillis));
-        t.record(promptChars, nowMillis);
+        t.record(encodeMillis, nowMillis);
         return t.keys[(int) (t.sent++ % shardCount(t, nowMillis))];
     }
 
@@ -84,14 +88,14 @@ public final class HotGraphSharder implements Serializable {
     }
 
     /**
-     * One shard per {@code requestsPerShard} or {@code charsPerShard} of the graph's estimated
-     * total rate, whichever asks for more, 1 to all slots.
+     * One shard per {@code requestsPerShard} of the graph's estimated total rate or per {@code
+     * loadPerShard} of its estimated load, whichever asks for more, 1 to all slots.
      */
     private int shardCount(GraphTraffic t, long nowMillis) {
         t.roll(nowMillis);
         double requests = Math.max(t.lastRate, t.inWindow) * observers;
-        double chars = Math.max(t.lastCharRate, t.charsInWindow) * observers;
-        double wanted = Math.max(requests / requestsPerShard, chars / charsPerShard);
+        double load = Math.max(t.lastLoad, t.encodeMillisInWindow / 1000.0) * observers;
+        double wanted = Math.max(requests / requestsPerShard, load / loadPerShard);
         return (int) Math.min(executorParallelism, Math.max(1, Math.ceil(wanted)));
     }
 
@@ -112,9 +116,9 @@ public final class HotGraphSharder implements Serializable {
 
         long windowStart;
         int inWindow;
-        long charsInWindow;
+        double encodeMillisInWindow;
         double lastRate;
-        double lastCharRate;
+        double lastLoad;
         long sent;
 
         GraphTraffic(String graphId, long now) {
@@ -129,10 +133,10 @@ public final class HotGraphSharder implements Serializable {
         }
 
         /** Counts one arrival. */
-        void record(int chars, long now) {
+        void record(double encodeMillis, long now) {
             roll(now);
             inWindow++;
-            charsInWindow += chars;
+            encodeMillisInWindow += encodeMillis;
         }
 
         /**
@@ -145,10 +149,10 @@ public final class HotGraphSharder implements Serializable {
                 boolean silent = now - windowStart >= 2000;
                 double seconds = (now - windowStart) / 1000.0;
                 lastRate = silent ? 0 : inWindow / seconds;
-                lastCharRate = silent ? 0 : charsInWindow / seconds;
+                lastLoad = silent ? 0 : encodeMillisInWindow / 1000.0 / seconds;
                 windowStart = now;
                 inWindow = 0;
-                charsInWindow = 0;
+                encodeMillisInWindow = 0;
             }
         }
     }

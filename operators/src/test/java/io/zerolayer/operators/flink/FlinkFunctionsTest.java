@@ -36,7 +36,7 @@ class FlinkFunctionsTest {
             classifierHarness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new DecodeAndClassifyFunction(
-                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25, 10_000)),
+                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)),
                 ControlCommand.STATE);
     }
 
@@ -88,6 +88,29 @@ class FlinkFunctionsTest {
             r.headerValues[i / 2] = headers[i + 1].getBytes(StandardCharsets.UTF_8);
         }
         return r;
+    }
+
+    @Test
+    void theClassifierSpreadsAGraphByTheCompilersEstimateOfItsEncoderLoad() throws Exception {
+        String sentence = "The committee reviewed the annual budget and approved the new plan. ";
+        String longDocument = "<task:summarize> " + sentence.repeat(400);
+        String shortNote = "<task:embed> " + sentence;
+        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+                classifierHarness()) { // 2 slots, 25 requests/s or 0.5 slots of load a shard
+            for (int i = 0; i < 8; i++) { // 8 of each in one burst: far below 25 requests/s
+                h.processElement(raw(CODEC.encode(request("long-" + i, longDocument))), 0);
+                h.processElement(raw(CODEC.encode(request("short-" + i, shortNote))), 0);
+            }
+            java.util.function.Function<String, java.util.Set<String>> keysOf =
+                    prefix ->
+                            h.extractOutputValues().stream()
+                                    .filter(r -> r.request.getRequestId().startsWith(prefix))
+                                    .map(r -> r.shardKey)
+                                    .collect(java.util.stream.Collectors.toSet());
+            // the long documents' estimated encode time adds up to more than half a slot
+            assertThat(keysOf.apply("long-")).hasSize(2);
+            assertThat(keysOf.apply("short-")).hasSize(1);
+        }
     }
 
     @Test

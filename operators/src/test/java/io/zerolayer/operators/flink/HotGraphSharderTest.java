@@ -59,19 +59,36 @@ class HotGraphSharderTest {
     }
 
     @Test
-    void aGraphOfFewButLongRequestsSpreadsByCharacters() {
-        HotGraphSharder s = new HotGraphSharder(4, 128, 25, 10_000);
+    void aGraphOfFewButLongRequestsSpreadsByItsEstimatedLoad() {
+        HotGraphSharder s = new HotGraphSharder(4, 128, 25, 0.5);
         s.open(1);
         Set<Integer> usedSlots = new HashSet<>();
-        for (int i = 0; i < 6; i++) { // 2 papers/s of 20 000 characters: 40 000 chars/s
-            usedSlots.add(s.slotOf(s.shardKey("papers", 20_000, 20_000 + i * 500)));
+        for (int i = 0; i < 6; i++) { // 2 papers/s estimated at 600 ms each: 1.2 slots busy
+            usedSlots.add(s.slotOf(s.shardKey("papers", 600, 20_000 + i * 500)));
         }
-        assertThat(s.shards("papers", 22_600)).isEqualTo(4);
+        assertThat(s.shards("papers", 22_600)).isEqualTo(3);
         assertThat(usedSlots).hasSizeGreaterThan(1);
-        // as many short requests stay on one slot
+        // as many short requests stay on one slot: 2/s at 56 ms is 0.11 of a slot
         for (int i = 0; i < 6; i++) {
-            s.shardKey("tickets", 400, 20_000 + i * 500);
+            s.shardKey("tickets", 56, 20_000 + i * 500);
         }
         assertThat(s.shards("tickets", 22_600)).isEqualTo(1);
+    }
+
+    @Test
+    void aGraphThatOneSlotCouldOnlyJustCarrySpreadsBeforeItsQueueGrows() {
+        HotGraphSharder s = new HotGraphSharder(2, 128, 25, 0.5);
+        s.open(2); // this classifier subtask sees half of the graph's traffic
+        for (int i = 0; i < 10; i++) { // 10/s here, 20/s in all, below 25 requests per shard …
+            s.shardKey("triage", 40, 30_000 + i * 100);
+        }
+        // … but at 40 ms each one slot would be busy 80 % of the time: both slots take it
+        assertThat(s.shards("triage", 31_050)).isEqualTo(2);
+        HotGraphSharder byRequestsAlone = new HotGraphSharder(2, 128, 25, 1e12);
+        byRequestsAlone.open(2);
+        for (int i = 0; i < 10; i++) {
+            byRequestsAlone.shardKey("triage", 40, 30_000 + i * 100);
+        }
+        assertThat(byRequestsAlone.shards("triage", 31_050)).isEqualTo(1);
     }
 }
