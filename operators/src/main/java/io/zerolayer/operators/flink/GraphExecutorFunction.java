@@ -543,7 +543,10 @@ public class GraphExecutorFunction
         int batchSize = batchSize(warm.graph());
         int waiting = queued.value() == null ? 0 : queued.value();
         boolean busy = running.containsKey(ctx.getCurrentKey());
-        if (!busy && ((batchSize <= 1 && waiting == 0) || strict(in))) {
+        // nothing runs on the slot's inference thread: waiting for companions would only idle it,
+        // and requests that come while this one runs form the next batch
+        boolean idle = inference != null && running.isEmpty();
+        if (!busy && (((batchSize <= 1 || idle) && waiting == 0) || strict(in))) {
             // strict compliance runs each request alone: no batch companions, the same output
             start(List.of(in), warm, ctx, out);
             return;
@@ -560,7 +563,7 @@ public class GraphExecutorFunction
                 awaitRunning(ctx, out);
                 startQueued(ctx, out);
             }
-        } else if (waiting + 1 >= batchSize) {
+        } else if (waiting + 1 >= batchSize || idle) {
             startQueued(ctx, out);
         } else if (flushAt.value() == null) {
             long at = ctx.timerService().currentProcessingTime() + queueDelayMillis(warm.graph());
@@ -737,9 +740,9 @@ public class GraphExecutorFunction
      * run-alone estimate), capped by the settings' max-queue-delay.
      */
     private long queueDelayMillis(CompiledGraph graph) {
-        String planned = graph.plan().node("encode").params().get("queue-delay-ms");
+        long alone = graph.plan().encodeMillisAlone();
         long cap = execution.maxQueueDelayMillis();
-        return planned == null ? cap : Math.min(cap, Long.parseLong(planned));
+        return alone <= 0 ? cap : Math.min(cap, alone);
     }
 
     private boolean pastDeadline(RoutedRequest in, Collector<Reply> out) {

@@ -44,16 +44,18 @@ class InferenceThreadTest {
     }
 
     @Test
-    void aBatchRunsOffTheTaskThreadAndIsAnsweredByAPoll() throws Exception {
-        List<RoutedRequest> in = tickets(2);
+    void anIdleSlotStartsARequestAtOnceAndThoseThatComeWhileItRunsFormTheNextBatch()
+            throws Exception {
+        List<RoutedRequest> in = tickets(3);
         try (var h = executorHarness(executor(BATCHES_OF_TWO))) {
             h.setProcessingTime(0);
-            h.processElement(in.get(0), 0);
-            h.processElement(in.get(1), 0); // the batch is full: it starts and the call returns
-            assertThat(h.extractOutputValues()).isEmpty();
-            assertThat(h.numProcessingTimeTimers()).isEqualTo(1); // the poll; no flush timer left
+            h.processElement(in.get(0), 0); // nothing runs: t0 starts without waiting for a t1
+            h.processElement(in.get(1), 0);
+            h.processElement(in.get(2), 0); // t1 and t2 queue behind it; the calls return
+            assertThat(h.extractOutputValues()).isEmpty(); // only a poll on the task thread answers
+            assertThat(h.numProcessingTimeTimers()).isEqualTo(1); // the poll; no flush timer
 
-            assertThat(pollUntilAnswered(h, 2)).containsExactly("t0", "t1");
+            assertThat(pollUntilAnswered(h, 3)).containsExactly("t0", "t1", "t2");
             assertThat(h.extractOutputValues())
                     .allSatisfy(
                             r -> {
@@ -61,13 +63,19 @@ class InferenceThreadTest {
                                 assertThat(r.response.getFidelity()).isEqualTo(Fidelity.FULL);
                                 assertThat(r.response.getOutput()).contains("refund");
                             });
-            // one encoder pass for the two: their encode records share its start
-            assertThat(
-                            costs(h).stream()
-                                    .filter(c -> c.getKernel().equals("encode"))
-                                    .map(KernelCostRecord::getStartedAt)
-                                    .distinct())
-                    .hasSize(1);
+            // two encoder passes: t0 alone, then t1 and t2 together (their records share a start)
+            var encodeStarts =
+                    costs(h).stream()
+                            .filter(c -> c.getKernel().equals("encode"))
+                            .collect(
+                                    java.util.stream.Collectors.groupingBy(
+                                            KernelCostRecord::getStartedAt,
+                                            java.util.stream.Collectors.mapping(
+                                                    KernelCostRecord::getRequestId,
+                                                    java.util.stream.Collectors.toSet())));
+            assertThat(encodeStarts.values())
+                    .containsExactlyInAnyOrder(
+                            java.util.Set.of("t0"), java.util.Set.of("t1", "t2"));
             assertThat(h.numProcessingTimeTimers()).isZero(); // done: nothing polls any more
         }
     }
@@ -79,8 +87,8 @@ class InferenceThreadTest {
         OperatorSubtaskState snapshot;
         try (var h = executorHarness(executor(BATCHES_OF_TWO))) {
             h.setProcessingTime(0);
-            h.processElement(in.get(0), 0);
-            h.processElement(in.get(1), 0);
+            h.processElement(in.get(0), 0); // runs
+            h.processElement(in.get(1), 0); // queued behind it
             snapshot = h.snapshot(1, 10); // the barrier does not wait for the batch
             assertThat(h.extractOutputValues()).isEmpty();
             // this run goes on to answer them; the snapshot is what a failure restores to
