@@ -62,8 +62,14 @@ public class DecodeAndClassifyFunction
     private transient io.zerolayer.operators.compiler.CostEstimator estimator;
     private transient String hardwareProfile;
 
-    /** Estimated encode time alone (ms) by structure id, least recently used forgotten. */
-    private transient Map<String, Long> encodeMillis;
+    /** Each structure's estimate, by structure id, least recently used forgotten. */
+    private transient Map<String, Estimate> estimates;
+
+    /**
+     * What the compiler's plan for a structure says of its requests: the encode time of one alone
+     * (ms; 0 when unknown) and whether they are batched (batch size above 1).
+     */
+    private record Estimate(long encodeMillis, boolean batches) {}
 
     private static final int ESTIMATED_STRUCTURES = 10_000;
 
@@ -130,10 +136,10 @@ public class DecodeAndClassifyFunction
                 new GraphCompiler(
                         GraphIdentity.current(taskContracts.version(), hardwareProfile), estimator);
         safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
-        encodeMillis =
+        estimates =
                 new java.util.LinkedHashMap<>(64, 0.75f, true) {
                     @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+                    protected boolean removeEldestEntry(Map.Entry<String, Estimate> eldest) {
                         return size() > ESTIMATED_STRUCTURES;
                     }
                 };
@@ -141,27 +147,29 @@ public class DecodeAndClassifyFunction
 
     private transient int safeModeMaxChars;
 
-    /**
-     * The compiler's estimate of one request's encode time alone for a structure, compiled once per
-     * structure for this hardware; 0 when it cannot be compiled here.
-     */
-    private long encodeMillis(String structureId, ClassifiedPrompt classified) {
-        Long known = encodeMillis.get(structureId);
+    /** A structure's estimate, from its plan compiled once for this hardware. */
+    private Estimate estimate(String structureId, ClassifiedPrompt classified) {
+        Estimate known = estimates.get(structureId);
         if (known != null) {
             return known;
         }
-        long millis;
+        Estimate e;
         try {
-            millis =
-                    (classified == null
-                                    ? estimating.compileSafe(safeModeMaxChars)
-                                    : estimating.compile(classified))
-                            .encodeMillisAlone();
-        } catch (RuntimeException e) {
-            millis = 0; // routed by its request rate alone; the executor reports the error
+            io.zerolayer.operators.compiler.ExecutionPlan plan =
+                    classified == null
+                            ? estimating.compileSafe(safeModeMaxChars)
+                            : estimating.compile(classified);
+            String batchSize = plan.node("encode").params().get("batch-size");
+            e =
+                    new Estimate(
+                            plan.encodeMillisAlone(),
+                            batchSize == null || Integer.parseInt(batchSize) > 1);
+        } catch (RuntimeException failed) {
+            // routed by its request rate alone; the executor reports the error
+            e = new Estimate(0, true);
         }
-        encodeMillis.put(structureId, millis);
-        return millis;
+        estimates.put(structureId, e);
+        return e;
     }
 
     @Override
@@ -239,10 +247,12 @@ public class DecodeAndClassifyFunction
                             route));
             return;
         }
+        Estimate estimate = estimate(routed.structureId, routed.safeMode ? null : classified);
         routed.shardKey =
                 sharder.shardKey(
                         routed.structureId,
-                        encodeMillis(routed.structureId, routed.safeMode ? null : classified),
+                        estimate.encodeMillis(),
+                        estimate.batches(),
                         receivedAt);
         routed.request = request;
         routed.route = route;

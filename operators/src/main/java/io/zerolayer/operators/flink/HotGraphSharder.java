@@ -18,8 +18,16 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * of one graph land on distinct slots (a plain {@code graphId#n} could hash two shards onto the
  * same slot), and each shard compiles its graph once in its slot.
  *
+ * <p>A graph with several shards sends each request to the shard whose slot has had the least
+ * estimated encode time sent to it lately (by every graph, decaying with {@link
+ * #LOAD_DECAY_MILLIS}), not round robin: the shards' slots also run other graphs. A graph whose
+ * plan does not batch (batch size 1: long documents, where a request is a batch of its own) has
+ * nothing to gain from keeping its requests together, so it always takes every slot this way; many
+ * such graphs of a mixed stream would otherwise each sit on the slot its hash picked.
+ *
  * <p>One instance per classifier subtask; it sees that subtask's share of the traffic and scales it
- * by the number of classifier subtasks to estimate the graph's total rate.
+ * by the number of classifier subtasks to estimate the graph's total rate. Each balances its own
+ * share, so together they balance the whole.
  */
 public final class HotGraphSharder implements Serializable {
     /** Graphs whose rates are tracked; the least recently seen are forgotten beyond this. */
@@ -31,6 +39,14 @@ public final class HotGraphSharder implements Serializable {
     private final double loadPerShard;
     private transient int observers;
     private transient Map<String, GraphTraffic> traffic;
+
+    /** How fast a slot's recent load is forgotten: its time constant. */
+    static final double LOAD_DECAY_MILLIS = 1_000;
+
+    /** Estimated encode milliseconds sent to each slot lately, decayed to {@link #loadAt}. */
+    private transient double[] slotLoad;
+
+    private transient long loadAt;
 
     /**
      * @param executorParallelism slots of the executor operator
@@ -62,6 +78,8 @@ public final class HotGraphSharder implements Serializable {
      */
     public void open(int observers) {
         this.observers = Math.max(1, observers);
+        this.slotLoad = new double[executorParallelism];
+        this.loadAt = Long.MIN_VALUE;
         this.traffic =
                 new LinkedHashMap<>(64, 0.75f, true) {
                     @Override
@@ -76,9 +94,40 @@ public final class HotGraphSharder implements Serializable {
      * encodeMillis} to encode alone, and returns the key to route it by.
      */
     public String shardKey(String graphId, double encodeMillis, long nowMillis) {
+        return shardKey(graphId, encodeMillis, true, nowMillis);
+    }
+
+    /**
+     * Records one request of {@code graphId} that the compiler estimates to take {@code
+     * encodeMillis} to encode alone, and returns the key to route it by; {@code batches}: whether
+     * the graph's plan batches requests (a batch size above 1).
+     */
+    public String shardKey(String graphId, double encodeMillis, boolean batches, long nowMillis) {
         GraphTraffic t = traffic.computeIfAbsent(graphId, id -> new GraphTraffic(id, nowMillis));
         t.record(encodeMillis, nowMillis);
-        return t.keys[(int) (t.sent++ % shardCount(t, nowMillis))];
+        int shards = batches ? shardCount(t, nowMillis) : executorParallelism;
+        decayLoad(nowMillis);
+        int pick = 0;
+        for (int shard = 1; shard < shards; shard++) {
+            if (slotLoad[t.slots[shard]] < slotLoad[t.slots[pick]]) {
+                pick = shard;
+            }
+        }
+        slotLoad[t.slots[pick]] += Math.max(1, encodeMillis); // unknown estimates still spread
+        return t.keys[pick];
+    }
+
+    private void decayLoad(long nowMillis) {
+        if (nowMillis > loadAt) {
+            double keep =
+                    loadAt == Long.MIN_VALUE
+                            ? 0
+                            : Math.exp(-(nowMillis - loadAt) / LOAD_DECAY_MILLIS);
+            for (int i = 0; i < slotLoad.length; i++) {
+                slotLoad[i] *= keep;
+            }
+            loadAt = nowMillis;
+        }
     }
 
     /** Current shard count of a graph (for metrics and tests). */
@@ -111,15 +160,16 @@ public final class HotGraphSharder implements Serializable {
     }
 
     private final class GraphTraffic {
-        /** keys[i] lands on slot (home + i) mod parallelism. */
+        /** keys[i] lands on slots[i] = (home + i) mod parallelism. */
         final String[] keys = new String[executorParallelism];
+
+        final int[] slots = new int[executorParallelism];
 
         long windowStart;
         int inWindow;
         double encodeMillisInWindow;
         double lastRate;
         double lastLoad;
-        long sent;
 
         GraphTraffic(String graphId, long now) {
             windowStart = now;
@@ -127,6 +177,7 @@ public final class HotGraphSharder implements Serializable {
             for (int shard = 0, salt = 0; shard < executorParallelism; salt++) {
                 String key = graphId + "#" + salt;
                 if (slotOf(key) == (home + shard) % executorParallelism) {
+                    slots[shard] = slotOf(key);
                     keys[shard++] = key;
                 }
             }

@@ -91,4 +91,29 @@ class HotGraphSharderTest {
         }
         assertThat(byRequestsAlone.shards("triage", 31_050)).isEqualTo(1);
     }
+
+    @Test
+    void aGraphThatDoesNotBatchTakesTheSlotWithTheLeastRecentLoad() {
+        HotGraphSharder s = new HotGraphSharder(2, 128, 25, 0.5);
+        s.open(1);
+        // a cold graph that batches stays on its home slot: 300 ms of work there
+        int busySlot = s.slotOf(s.shardKey("tickets", 300, true, 40_000));
+        // a long document of a graph that does not batch goes to the other slot …
+        int first = s.slotOf(s.shardKey("paper-a", 600, false, 40_010));
+        assertThat(first).isNotEqualTo(busySlot);
+        // … and one of another such graph back to the first, now the less loaded
+        assertThat(s.slotOf(s.shardKey("paper-b", 600, false, 40_020))).isEqualTo(busySlot);
+
+        // one such graph alone, at a rate far below a shard's: its documents alternate
+        HotGraphSharder fresh = new HotGraphSharder(2, 128, 25, 0.5);
+        fresh.open(1);
+        java.util.Map<Integer, Integer> perSlot = new java.util.HashMap<>();
+        for (int i = 0; i < 10; i++) {
+            perSlot.merge(
+                    fresh.slotOf(fresh.shardKey("paper", 600, false, 50_000 + i * 5_000)),
+                    1,
+                    Integer::sum);
+        }
+        assertThat(perSlot).hasSize(2).containsValues(5, 5);
+    }
 }
