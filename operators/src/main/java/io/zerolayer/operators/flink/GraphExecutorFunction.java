@@ -511,8 +511,10 @@ public class GraphExecutorFunction
 
     /**
      * Queues the request for its graph's micro-batch: the batch runs once it holds the graph's
-     * batch size, or when the oldest request has waited {@code maxQueueDelayMillis}. A batch size
-     * of 1 runs at once. The queue is keyed state, so a checkpoint holds the requests not yet
+     * batch size, or when the oldest request has waited the graph's queue delay. A batch size of 1
+     * runs at once, and so does any request when the slot's inference thread has nothing to run.
+     * While the key's previous batch runs on that thread, requests queue for the next, which starts
+     * when it is done. The queue is keyed state, so a checkpoint holds the requests not yet
      * answered and a restore answers each exactly once.
      */
     @Override
