@@ -14,6 +14,7 @@ import io.zerolayer.operators.costs.CostRecords;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
+import io.zerolayer.operators.execution.InferenceThread;
 import io.zerolayer.operators.execution.NodeRun;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptReader;
@@ -184,14 +185,8 @@ public class GraphExecutorFunction
     private transient ListState<RoutedRequest> inFlight;
     private transient ValueState<Long> pollAt;
 
-    /** The slot's inference thread (null when batches run on the task thread). */
-    private transient java.util.concurrent.ExecutorService inference;
-
-    /** The batch each key has on the inference thread, by key; at most one per key. */
-    private transient java.util.concurrent.ConcurrentMap<String, Running> running;
-
-    /** A batch handed to the inference thread, and when (processing time). */
-    private record Running(java.util.concurrent.Future<List<Executed>> result, long since) {}
+    /** The slot's inference thread, one batch per key (null: batches run on the task thread). */
+    private transient InferenceThread<String, List<Executed>> inference;
 
     private transient Histogram batchRequests;
     private transient Histogram batchSequences;
@@ -376,19 +371,13 @@ public class GraphExecutorFunction
         batchLimit = getRuntimeContext().getState(BATCH_LIMIT);
         inFlight = getRuntimeContext().getListState(IN_FLIGHT);
         pollAt = getRuntimeContext().getState(POLL_AT);
-        running = new java.util.concurrent.ConcurrentHashMap<>();
         if (inferenceThread) {
-            int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-            ClassLoader userCode = Thread.currentThread().getContextClassLoader();
             inference =
-                    java.util.concurrent.Executors.newSingleThreadExecutor(
-                            r -> {
-                                Thread t = new Thread(r, "zerolayer-inference-" + subtask);
-                                t.setDaemon(true);
-                                t.setContextClassLoader(userCode);
-                                return t;
-                            });
-            metrics.gauge("batches_running", () -> running.size());
+                    new InferenceThread<>(
+                            "zerolayer-inference-"
+                                    + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                            Thread.currentThread().getContextClassLoader());
+            metrics.gauge("batches_running", () -> inference.size());
         }
         metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
         int precompiled = precompileOwnStructures();
@@ -544,10 +533,10 @@ public class GraphExecutorFunction
         }
         int batchSize = batchSize(warm.graph());
         int waiting = queued.value() == null ? 0 : queued.value();
-        boolean busy = running.containsKey(ctx.getCurrentKey());
+        boolean busy = busy(ctx);
         // nothing runs on the slot's inference thread: waiting for companions would only idle it,
         // and requests that come while this one runs form the next batch
-        boolean idle = inference != null && running.isEmpty();
+        boolean idle = inference != null && inference.idle();
         if (!busy && (((batchSize <= 1 || idle) && waiting == 0) || strict(in))) {
             // strict compliance runs each request alone: no batch companions, the same output
             start(List.of(in), warm, ctx, out);
@@ -584,13 +573,13 @@ public class GraphExecutorFunction
         Long polled = pollAt.value();
         if (polled != null && polled == timestamp) {
             pollAt.clear();
-            Running batch = running.get(ctx.getCurrentKey());
-            if (batch != null && !batch.result().isDone()) {
-                long age = timestamp - batch.since();
+            String key = ctx.getCurrentKey();
+            if (busy(ctx) && !inference.done(key)) {
+                long age = inference.age(key, timestamp);
                 schedulePoll(ctx, Math.min(MAX_POLL_MILLIS, Math.max(POLL_MILLIS, age / 20)));
             } else {
                 // done, or restored from a checkpoint taken while it ran: start() runs it again
-                if (batch != null) {
+                if (busy(ctx)) {
                     emitRunning(ctx, out);
                 }
                 startQueued(ctx, out);
@@ -599,7 +588,7 @@ public class GraphExecutorFunction
         Long at = flushAt.value();
         if (at != null && at == timestamp) {
             flushAt.clear();
-            if (!running.containsKey(ctx.getCurrentKey())) {
+            if (!busy(ctx)) {
                 startQueued(ctx, out);
             }
         }
@@ -634,7 +623,12 @@ public class GraphExecutorFunction
                 queued.update(rest.size());
             }
             start(new ArrayList<>(waiting.subList(0, take)), null, ctx, out);
-        } while (!running.containsKey(ctx.getCurrentKey()) && queued.value() != null);
+        } while (!busy(ctx) && queued.value() != null);
+    }
+
+    /** Whether this key has a batch on the inference thread, not yet answered. */
+    private boolean busy(ReadOnlyContext ctx) {
+        return inference != null && inference.has(ctx.getCurrentKey());
     }
 
     /**
@@ -673,11 +667,10 @@ public class GraphExecutorFunction
         List<RoutedRequest> held = new ArrayList<>();
         prepared.forEach(b -> b.bound().forEach(r -> held.add(r.in())));
         inFlight.update(held);
-        running.put(
+        inference.submit(
                 ctx.getCurrentKey(),
-                new Running(
-                        inference.submit(() -> prepared.stream().map(this::execute).toList()),
-                        ctx.timerService().currentProcessingTime()));
+                () -> prepared.stream().map(this::execute).toList(),
+                ctx.timerService().currentProcessingTime());
         schedulePoll(ctx, POLL_MILLIS);
     }
 
@@ -689,39 +682,24 @@ public class GraphExecutorFunction
 
     /** Waits for this key's running batch, then answers it: a full queue's backpressure. */
     private void awaitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
-        Running batch = running.get(ctx.getCurrentKey());
-        if (batch == null) {
+        if (!busy(ctx)) {
             return;
-        }
-        try {
-            batch.result().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            // emitRunning rethrows it
         }
         Long polled = pollAt.value();
         if (polled != null) {
             ctx.timerService().deleteProcessingTimeTimer(polled);
             pollAt.clear();
         }
-        emitRunning(ctx, out);
+        emitRunning(ctx, out); // waits for it
     }
 
     /**
-     * Answers this key's finished batch on the task thread and releases its requests from flight.
-     * An error that is not an encoder's (a bug) fails the task, as on the task thread: Flink
-     * restores the last checkpoint and the batch runs again.
+     * Answers this key's batch on the task thread (waiting for it if it still runs) and releases
+     * its requests from flight. An error that is not an encoder's (a bug) fails the task, as on the
+     * task thread: Flink restores the last checkpoint and the batch runs again.
      */
     private void emitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
-        Running batch = running.remove(ctx.getCurrentKey());
-        List<Executed> done;
-        try {
-            done = batch.result().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        List<Executed> done = inference.take(ctx.getCurrentKey());
         inFlight.clear();
         for (Executed e : done) {
             finish(e, ctx, out);
@@ -1179,13 +1157,10 @@ public class GraphExecutorFunction
 
     @Override
     public void close() throws Exception {
-        if (inference != null) {
-            // a session must not close under a running batch: let it finish (its replies are
-            // not emitted; its requests are in the last checkpoint's in-flight state)
-            inference.shutdownNow();
-            if (!inference.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
-                LOG.warn("The inference thread did not stop within 60 s");
-            }
+        if (inference != null && !inference.stop(60)) {
+            // a session must not close under a running batch: its replies are not emitted, its
+            // requests are in the last checkpoint's in-flight state
+            LOG.warn("The inference thread did not stop within 60 s");
         }
         if (encoders != null) {
             encoders.close();

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * behind its running batch is bounded. Replies come only from the task thread (a poll timer, or an
  * arrival that waits), so what the harness has emitted at each step is deterministic.
  */
-class InferenceThreadTest {
+class ExecutorOnInferenceThreadTest {
     private static final ExecutionSettings BATCHES_OF_TWO =
             new ExecutionSettings(2, 60_000, 0, 0, false);
 

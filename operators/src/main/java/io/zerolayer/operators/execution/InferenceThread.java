@@ -1,0 +1,117 @@
+package io.zerolayer.operators.execution;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One thread that runs a slot's batches in the order they are handed over, at most one per key at a
+ * time, so the thread that hands them over (Flink's task thread) stays free. A key's batch is its
+ * own until {@link #take}n, done or not: whoever hands batches over also collects them. Knows
+ * nothing of Flink.
+ *
+ * @param <K> what batches are keyed by
+ * @param <R> what a batch returns
+ */
+public final class InferenceThread<K, R> implements AutoCloseable {
+    private final ExecutorService thread;
+    private final ConcurrentMap<K, Handed<R>> handed = new ConcurrentHashMap<>();
+
+    private record Handed<R>(Future<R> result, long since) {}
+
+    /**
+     * @param name the thread's name
+     * @param contextClassLoader the thread's context class loader (the job's user code)
+     */
+    public InferenceThread(String name, ClassLoader contextClassLoader) {
+        this.thread =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, name);
+                            t.setDaemon(true);
+                            t.setContextClassLoader(contextClassLoader);
+                            return t;
+                        });
+    }
+
+    /**
+     * Hands {@code key}'s batch over, at {@code nowMillis}; it runs after those handed over before.
+     *
+     * @throws IllegalStateException when the key has a batch not yet taken
+     */
+    public void submit(K key, Callable<R> batch, long nowMillis) {
+        Handed<R> next = new Handed<>(thread.submit(batch), nowMillis);
+        if (handed.putIfAbsent(key, next) != null) {
+            next.result().cancel(false);
+            throw new IllegalStateException("Key " + key + " has a batch not yet taken");
+        }
+    }
+
+    /** Whether {@code key} has a batch handed over and not yet taken (running, waiting or done). */
+    public boolean has(K key) {
+        return handed.containsKey(key);
+    }
+
+    /** Whether no key has a batch: the thread has nothing to run. */
+    public boolean idle() {
+        return handed.isEmpty();
+    }
+
+    /** Keys with a batch not yet taken. */
+    public int size() {
+        return handed.size();
+    }
+
+    /** Whether {@code key}'s batch is done (false when it has none). */
+    public boolean done(K key) {
+        Handed<R> h = handed.get(key);
+        return h != null && h.result().isDone();
+    }
+
+    /** How long ago, at {@code nowMillis}, {@code key}'s batch was handed over; 0 without one. */
+    public long age(K key, long nowMillis) {
+        Handed<R> h = handed.get(key);
+        return h == null ? 0 : nowMillis - h.since();
+    }
+
+    /**
+     * Takes {@code key}'s batch, waiting for it to finish, and returns what it returned; rethrows
+     * what it threw (an {@link Exception} as is).
+     *
+     * @throws IllegalStateException when the key has no batch
+     */
+    public R take(K key) throws Exception {
+        Handed<R> h = handed.remove(key);
+        if (h == null) {
+            throw new IllegalStateException("Key " + key + " has no batch");
+        }
+        try {
+            return h.result().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Stops taking batches and waits up to {@code timeoutSeconds} for the one running (a model
+     * session must not close under it); the rest are dropped. Returns whether the thread stopped.
+     */
+    public boolean stop(long timeoutSeconds) throws InterruptedException {
+        thread.shutdownNow();
+        handed.clear();
+        return thread.awaitTermination(timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop(60);
+    }
+}

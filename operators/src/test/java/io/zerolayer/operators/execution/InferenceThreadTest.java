@@ -1,0 +1,71 @@
+package io.zerolayer.operators.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The slot's inference thread on its own: order, one batch per key, results and errors. */
+class InferenceThreadTest {
+    private static InferenceThread<String, String> thread() {
+        return new InferenceThread<>("test-inference", InferenceThreadTest.class.getClassLoader());
+    }
+
+    @Test
+    void batchesRunOneAtATimeInTheOrderHandedOverAndAreTakenByKey() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (var t = thread()) {
+            assertThat(t.idle()).isTrue();
+            t.submit(
+                    "a",
+                    () -> {
+                        gate.await(10, TimeUnit.SECONDS);
+                        ran.add("a");
+                        return "A";
+                    },
+                    1_000);
+            t.submit("b", () -> ran.add("b") ? "B" : "?", 1_005);
+            assertThat(t.has("a")).isTrue();
+            assertThat(t.idle()).isFalse();
+            assertThat(t.size()).isEqualTo(2);
+            assertThat(t.age("a", 1_030)).isEqualTo(30);
+            assertThat(t.done("b")).isFalse(); // waits behind a, which waits for the gate
+            gate.countDown();
+            assertThat(t.take("b")).isEqualTo("B"); // waits for it
+            assertThat(ran).containsExactly("a", "b");
+            assertThat(t.done("a")).isTrue(); // done but not taken: still the key's
+            assertThat(t.has("a")).isTrue();
+            assertThat(t.take("a")).isEqualTo("A");
+            assertThat(t.idle()).isTrue();
+            assertThat(t.age("a", 2_000)).isZero();
+        }
+    }
+
+    @Test
+    void aKeyHasOneBatchUntilItIsTakenAndWhatABatchThrowsIsRethrown() throws Exception {
+        try (var t = thread()) {
+            t.submit(
+                    "k",
+                    () -> {
+                        throw new java.io.IOException("broken batch");
+                    },
+                    0);
+            assertThatThrownBy(() -> t.submit("k", () -> "again", 0))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("not yet taken");
+            assertThatThrownBy(() -> t.take("k"))
+                    .isInstanceOf(java.io.IOException.class)
+                    .hasMessage("broken batch");
+            assertThatThrownBy(() -> t.take("k"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no batch");
+            t.submit("k", () -> "again", 0); // taken, so the key may hand over its next
+            assertThat(t.take("k")).isEqualTo("again");
+        }
+    }
+}
