@@ -7,9 +7,9 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareProfile;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.compiler.CostEstimator;
+import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
-import io.zerolayer.operators.compiler.PlanNode;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
@@ -138,9 +138,9 @@ final class DeviceCheckCommand implements Callable<Integer> {
             TreeSet<Integer> batches = new TreeSet<>();
             TreeSet<Integer> seqLens = new TreeSet<>();
             for (ClassifiedPrompt p : prompts) {
-                PlanNode encode = compiler.compile(p).node("encode");
-                batches.add(Integer.parseInt(encode.params().get("batch-size")));
-                seqLens.add(Integer.parseInt(encode.params().get("estimate.seq-len")));
+                ExecutionPlan plan = compiler.compile(p);
+                batches.add(plan.batchSize());
+                seqLens.add(Integer.parseInt(plan.node("encode").params().get("estimate.seq-len")));
             }
             ObjectNode entry = byProfile.putObject(profile.id());
             ArrayNode b = entry.putArray("batch-sizes");

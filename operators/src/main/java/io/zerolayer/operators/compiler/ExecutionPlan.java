@@ -46,6 +46,15 @@ public record ExecutionPlan(
         return planned == null ? 0 : Long.parseLong(planned);
     }
 
+    /**
+     * Requests the compiler chose to run together (the encode node's {@code batch-size}; 1 if
+     * none).
+     */
+    public int batchSize() {
+        String planned = node("encode").params().get("batch-size");
+        return planned == null ? 1 : Integer.parseInt(planned);
+    }
+
     public PlanNode node(String kind) {
         return nodes.stream()
                 .filter(n -> n.kind().equals(kind))

@@ -45,11 +45,10 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      * @throws IllegalStateException when the key has a batch not yet taken
      */
     public void submit(K key, Callable<R> batch, long nowMillis) {
-        Handed<R> next = new Handed<>(thread.submit(batch), nowMillis);
-        if (handed.putIfAbsent(key, next) != null) {
-            next.result().cancel(false);
+        if (handed.containsKey(key)) {
             throw new IllegalStateException("Key " + key + " has a batch not yet taken");
         }
+        handed.put(key, new Handed<>(thread.submit(batch), nowMillis));
     }
 
     /** Whether {@code key} has a batch handed over and not yet taken (running, waiting or done). */

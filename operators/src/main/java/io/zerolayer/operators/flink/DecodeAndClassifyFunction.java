@@ -60,7 +60,7 @@ public class DecodeAndClassifyFunction
     private transient GraphCompiler estimating;
 
     private transient io.zerolayer.operators.compiler.CostEstimator estimator;
-    private transient String hardwareProfile;
+    private transient int safeModeMaxChars;
 
     /** Each structure's estimate, by structure id, least recently used forgotten. */
     private transient Map<String, Estimate> estimates;
@@ -105,7 +105,6 @@ public class DecodeAndClassifyFunction
         codec = SingleObjectCodec.of(AnalysisRequest.class);
         if (hardwareSetting == null) {
             estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();
-            hardwareProfile = estimator.profile().id();
         } else {
             var hardware =
                     io.zerolayer.gpu.hardware.HardwareFingerprint.resolve(
@@ -115,7 +114,6 @@ public class DecodeAndClassifyFunction
             estimator =
                     new io.zerolayer.operators.compiler.CostEstimator(
                             hardware.profile(), hardware.primary(), intraOpThreads);
-            hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
         }
         use(contracts.initial());
         metrics = getRuntimeContext().getMetricGroup();
@@ -134,7 +132,8 @@ public class DecodeAndClassifyFunction
                         GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE));
         estimating =
                 new GraphCompiler(
-                        GraphIdentity.current(taskContracts.version(), hardwareProfile), estimator);
+                        GraphIdentity.current(taskContracts.version(), estimator.profile()),
+                        estimator);
         safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
         estimates =
                 new java.util.LinkedHashMap<>(64, 0.75f, true) {
@@ -144,8 +143,6 @@ public class DecodeAndClassifyFunction
                     }
                 };
     }
-
-    private transient int safeModeMaxChars;
 
     /** A structure's estimate, from its plan compiled once for this hardware. */
     private Estimate estimate(String structureId, ClassifiedPrompt classified) {
@@ -159,11 +156,7 @@ public class DecodeAndClassifyFunction
                     classified == null
                             ? estimating.compileSafe(safeModeMaxChars)
                             : estimating.compile(classified);
-            String batchSize = plan.node("encode").params().get("batch-size");
-            e =
-                    new Estimate(
-                            plan.encodeMillisAlone(),
-                            batchSize == null || Integer.parseInt(batchSize) > 1);
+            e = new Estimate(plan.encodeMillisAlone(), plan.batchSize() > 1);
         } catch (RuntimeException failed) {
             // routed by its request rate alone; the executor reports the error
             e = new Estimate(0, true);

@@ -156,13 +156,11 @@ public class GraphExecutorFunction
     private static final ValueStateDescriptor<Integer> BATCH_LIMIT =
             new ValueStateDescriptor<>("batch-limit", Integer.class);
 
-    /**
-     * Requests of this key whose batch is on the inference thread, until their replies are emitted;
-     * and when the task thread next looks whether it is done (or null).
-     */
+    /** Requests of this key whose batch is on the inference thread, until their replies are out. */
     private static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
             new ListStateDescriptor<>("batch-in-flight", RoutedRequest.class);
 
+    /** When the task thread next looks whether this key's batch is done (or null). */
     private static final ValueStateDescriptor<Long> POLL_AT =
             new ValueStateDescriptor<>("batch-poll-at", Long.class);
 
@@ -711,8 +709,7 @@ public class GraphExecutorFunction
         if (execution.batchSize() > 0) {
             return execution.batchSize();
         }
-        String planned = graph.plan().node("encode").params().get("batch-size");
-        return planned == null ? 1 : Integer.parseInt(planned);
+        return graph.plan().batchSize();
     }
 
     /**
@@ -869,12 +866,11 @@ public class GraphExecutorFunction
     }
 
     /**
-     * How a batch ran: the path that answered it ({@code ran}, the fallback when {@code fellBack})
-     * and one outcome per request, or {@code failure} when both paths failed.
+     * How a batch ran: one outcome per request ({@code fellBack}: from the fallback path), or
+     * {@code failure} when both paths failed.
      */
     private record Executed(
             GraphBatch batch,
-            CompiledGraph ran,
             List<CompiledGraph.BatchOutcome> outcomes,
             Diagnostic fallbackNote,
             Throwable failure,
@@ -906,7 +902,6 @@ public class GraphExecutorFunction
                     graph.executeBatch(inputs, mainPathDeadline(bound, start));
             return new Executed(
                     batch,
-                    graph,
                     outcomes,
                     null,
                     null,
@@ -926,7 +921,7 @@ public class GraphExecutorFunction
                     inputs.size(),
                     e.getMessage());
             if (ran == null) {
-                return new Executed(batch, null, null, null, e, true, 0, 0);
+                return new Executed(batch, null, null, e, true, 0, 0);
             }
             Diagnostic fallbackNote =
                     new Diagnostic(
@@ -949,7 +944,6 @@ public class GraphExecutorFunction
                 List<CompiledGraph.BatchOutcome> outcomes = ran.executeBatch(inputs);
                 return new Executed(
                         batch,
-                        ran,
                         outcomes,
                         fallbackNote,
                         null,
@@ -967,7 +961,7 @@ public class GraphExecutorFunction
                                         + e.getMessage()
                                         + "; fallback: "
                                         + fallbackError.getMessage());
-                return new Executed(batch, null, null, null, both, true, 0, 0);
+                return new Executed(batch, null, null, both, true, 0, 0);
             }
         }
     }

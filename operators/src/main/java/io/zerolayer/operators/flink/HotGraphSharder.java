@@ -79,7 +79,7 @@ public final class HotGraphSharder implements Serializable {
     public void open(int observers) {
         this.observers = Math.max(1, observers);
         this.slotLoad = new double[executorParallelism];
-        this.loadAt = Long.MIN_VALUE;
+        this.loadAt = 0;
         this.traffic =
                 new LinkedHashMap<>(64, 0.75f, true) {
                     @Override
@@ -119,10 +119,7 @@ public final class HotGraphSharder implements Serializable {
 
     private void decayLoad(long nowMillis) {
         if (nowMillis > loadAt) {
-            double keep =
-                    loadAt == Long.MIN_VALUE
-                            ? 0
-                            : Math.exp(-(nowMillis - loadAt) / LOAD_DECAY_MILLIS);
+            double keep = Math.exp(-(nowMillis - loadAt) / LOAD_DECAY_MILLIS);
             for (int i = 0; i < slotLoad.length; i++) {
                 slotLoad[i] *= keep;
             }

@@ -289,8 +289,13 @@ class GraphCompilerTest {
         for (String prompt :
                 java.util.List.of("<task:summarize>Short ticket.", "<task:summarize>" + LONG_DOC)) {
             ClassifiedPrompt c = classifier.classify(prompt);
-            PlanNode encode = estimating.compile(c).node("encode");
+            ExecutionPlan plan = estimating.compile(c);
+            PlanNode encode = plan.node("encode");
             long delay = Long.parseLong(encode.params().get("queue-delay-ms"));
+            // what the executor and the classifier read of it
+            assertThat(plan.encodeMillisAlone()).isEqualTo(delay);
+            assertThat(plan.batchSize())
+                    .isEqualTo(Integer.parseInt(encode.params().get("batch-size")));
             EncoderModel model = EncoderModel.byId(encode.model());
             double aloneMillis = cpu.encode(model, GraphCompiler.workload(c), 1).micros() / 1e3;
             assertThat(delay).as(prompt).isEqualTo(Math.max(1, Math.round(aloneMillis)));

@@ -77,19 +77,21 @@ class HotGraphSharderTest {
 
     @Test
     void aGraphThatOneSlotCouldOnlyJustCarrySpreadsBeforeItsQueueGrows() {
-        HotGraphSharder s = new HotGraphSharder(2, 128, 25, 0.5);
-        s.open(2); // this classifier subtask sees half of the graph's traffic
-        for (int i = 0; i < 10; i++) { // 10/s here, 20/s in all, below 25 requests per shard …
+        // 10/s seen here, 20/s in all (two classifier subtasks), below 25 requests per shard …
+        HotGraphSharder byLoad = triageAtTwentyPerSecond(0.5);
+        // … but at 40 ms each one slot would be busy 80 % of the time: both slots take it
+        assertThat(byLoad.shards("triage", 31_050)).isEqualTo(2);
+        assertThat(triageAtTwentyPerSecond(1e12).shards("triage", 31_050)).isEqualTo(1);
+    }
+
+    /** A 2-slot sharder of one of two classifier subtasks after 10 triage requests in 1 s. */
+    private static HotGraphSharder triageAtTwentyPerSecond(double loadPerShard) {
+        HotGraphSharder s = new HotGraphSharder(2, 128, 25, loadPerShard);
+        s.open(2);
+        for (int i = 0; i < 10; i++) {
             s.shardKey("triage", 40, 30_000 + i * 100);
         }
-        // … but at 40 ms each one slot would be busy 80 % of the time: both slots take it
-        assertThat(s.shards("triage", 31_050)).isEqualTo(2);
-        HotGraphSharder byRequestsAlone = new HotGraphSharder(2, 128, 25, 1e12);
-        byRequestsAlone.open(2);
-        for (int i = 0; i < 10; i++) {
-            byRequestsAlone.shardKey("triage", 40, 30_000 + i * 100);
-        }
-        assertThat(byRequestsAlone.shards("triage", 31_050)).isEqualTo(1);
+        return s;
     }
 
     @Test
