@@ -906,10 +906,12 @@ class StreamingJobITCase {
                 roundTrip(
                         "before-restart",
                         "<task:answer><output_format:json><question>Who pays?</question>"
-                                + contract(0),
-                        1);
+                                + contract(0));
         assertThat(before.getTimings().getCompileMicros()).isPositive();
-        Thread.sleep(1_500); // let the checkpoint that carried the reply commit offsets too
+        // a job started afresh (no checkpoint to restore) resumes from the group's committed
+        // offsets; a source commits them as checkpoints complete, the first ones only once its
+        // consumer has found the group coordinator (seconds, on a fresh broker)
+        awaitCommittedOffsets(1);
         job.cancel().get();
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
         job = start(conf);
@@ -918,25 +920,73 @@ class StreamingJobITCase {
                 roundTrip(
                         "after-restart",
                         "<task:answer><output_format:json><question>When can it end?</question>"
-                                + contract(1),
-                        2);
+                                + contract(1));
         assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
         assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
+        assertThat(
+                        KAFKA
+                                .read(
+                                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                        2,
+                                        REPLY_TIMEOUT,
+                                        Duration.ofSeconds(1))
+                                .stream()
+                                .map(r -> RESPONSES.decode(r.value()).getRequestId()))
+                .as("the restarted job resumed after the request answered before it")
+                .containsExactlyInAnyOrder("before-restart", "after-restart");
     }
 
-    /** Sends one request and waits for its reply (the n-th on the responses topic). */
-    private AnalysisResponse roundTrip(String id, String prompt, int nth) {
+    /** Waits until the job's consumer group has committed offsets past {@code requests}. */
+    private void awaitCommittedOffsets(long requests) throws Exception {
+        long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+        try (var admin =
+                org.apache.kafka.clients.admin.Admin.create(
+                        Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            long committed = 0;
+            while (committed < requests) {
+                assertThat(System.nanoTime())
+                        .as("offsets of %d requests committed in time", requests)
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+                committed =
+                        admin
+                                .listConsumerGroupOffsets(conf.get(PipelineOptions.GROUP_ID))
+                                .partitionsToOffsetAndMetadata()
+                                .get()
+                                .values()
+                                .stream()
+                                .mapToLong(o -> o == null ? 0 : o.offset())
+                                .sum();
+            }
+        }
+    }
+
+    /** Sends one request and waits for its reply. */
+    private AnalysisResponse roundTrip(String id, String prompt) {
         KAFKA.send(
                 conf.get(PipelineOptions.REQUESTS_TOPIC),
                 null,
                 REQUESTS.encode(request(id, prompt)));
+        return replyTo(id);
+    }
+
+    /**
+     * The reply to {@code id} on the responses topic, however many other replies came first (a job
+     * started afresh after a cancel may answer again what its last checkpoint had not yet committed
+     * offsets for).
+     */
+    private AnalysisResponse replyTo(String id) {
         return KAFKA
-                .read(conf.get(PipelineOptions.RESPONSES_TOPIC), nth, REPLY_TIMEOUT, Duration.ZERO)
+                .readUntil(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        r -> RESPONSES.decode(r.value()).getRequestId().equals(id),
+                        REPLY_TIMEOUT)
                 .stream()
                 .map(r -> RESPONSES.decode(r.value()))
                 .filter(r -> r.getRequestId().equals(id))
                 .findFirst()
-                .orElseThrow();
+                .orElseThrow(
+                        () -> new AssertionError("no reply to " + id + " within " + REPLY_TIMEOUT));
     }
 
     @Test
@@ -948,10 +998,10 @@ class StreamingJobITCase {
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-control"));
         job = start(conf);
         String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
-        assertThat(roundTrip("first", prompt, 1).getTimings().getCompileMicros()).isPositive();
-        assertThat(roundTrip("warm", prompt, 2).getTimings().getCompileMicros()).isZero();
+        assertThat(roundTrip("first", prompt).getTimings().getCompileMicros()).isPositive();
+        assertThat(roundTrip("warm", prompt).getTimings().getCompileMicros()).isZero();
         Thread.sleep(6_000);
-        assertThat(roundTrip("after-ttl", prompt, 3).getTimings().getCompileMicros())
+        assertThat(roundTrip("after-ttl", prompt).getTimings().getCompileMicros())
                 .as("idle past the TTL")
                 .isPositive();
 
@@ -961,11 +1011,11 @@ class StreamingJobITCase {
                 null,
                 new io.zerolayer.operators.flink.ControlCommand("clear-cache", null).toJson());
         Thread.sleep(1_000); // within the TTL, so only clear-cache can explain a compile
-        assertThat(roundTrip("after-clear", prompt, 4).getTimings().getCompileMicros())
+        assertThat(roundTrip("after-clear", prompt).getTimings().getCompileMicros())
                 .as("after clear-cache")
                 .isPositive();
 
-        AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.", 5);
+        AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.");
         assertThat(before.getStatus()).isEqualTo(ResponseStatus.REJECTED);
         String contracts =
                 io.zerolayer.operators.contracts.TaskContracts.builtIn()
@@ -979,28 +1029,13 @@ class StreamingJobITCase {
                         .toJson());
         Thread.sleep(2_000);
         AnalysisResponse after =
-                roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.", 6);
+                roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.");
         assertThat(after.getStatus()).isEqualTo(ResponseStatus.OK);
         assertThat(after.getTask()).isEqualTo("digest");
-        AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt, 7);
+        AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt);
         assertThat(embedUnderV2.getGraphId())
                 .as("the contracts' version is part of the graph id")
-                .isNotEqualTo(roundTripGraphIdOf("first", 7));
-    }
-
-    private String roundTripGraphIdOf(String id, int count) {
-        return KAFKA
-                .read(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        count,
-                        REPLY_TIMEOUT,
-                        Duration.ZERO)
-                .stream()
-                .map(r -> RESPONSES.decode(r.value()))
-                .filter(r -> r.getRequestId().equals(id))
-                .findFirst()
-                .orElseThrow()
-                .getGraphId();
+                .isNotEqualTo(replyTo("first").getGraphId());
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -82,10 +83,33 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
      */
     public List<ConsumerRecord<byte[], byte[]>> read(
             String topic, int count, Duration timeout, Duration settle) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        readFromStart(topic, timeout, settle, records -> out.size() >= count, out);
+        return out;
+    }
+
+    /**
+     * Reads {@code topic} from the start ({@code read_committed}) until a record satisfies {@code
+     * until} or the timeout passed; returns every record read, the matching one included. Unlike
+     * {@link #read} it does not depend on how many other records came before the one wanted.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readUntil(
+            String topic, Predicate<ConsumerRecord<byte[], byte[]>> until, Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        readFromStart(
+                topic, timeout, Duration.ZERO, records -> records.stream().anyMatch(until), out);
+        return out;
+    }
+
+    private void readFromStart(
+            String topic,
+            Duration timeout,
+            Duration settle,
+            Predicate<List<ConsumerRecord<byte[], byte[]>>> enough,
+            List<ConsumerRecord<byte[], byte[]>> out) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
@@ -103,7 +127,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            while (out.size() < count && System.nanoTime() < deadline) {
+            while (!enough.test(out) && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
             long settleUntil = System.nanoTime() + settle.toNanos();
@@ -111,6 +135,5 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
         }
-        return out;
     }
 }
