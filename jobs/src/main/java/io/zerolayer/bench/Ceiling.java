@@ -4,6 +4,7 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.EncoderRuns;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -13,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The hardware ceiling: ONNX Runtime alone running a stream's encoder work ({@link EncoderWork}) in
- * a tight loop — sequences pre-tokenized, sorted by length and cut into runs of at most 64 (the
- * least padding any batching can reach), {@code workers} threads each with its own sessions of
- * {@code intraOpThreads} threads, as the pipeline's task slots have. No Kafka, no parsing, no
- * decoding: only the encoder.
+ * a tight loop — sequences pre-tokenized, the whole stream's sorted by length and cut into runs as
+ * the executor cuts a batch's ({@link EncoderRuns}: the least padding any batching can reach, at
+ * most 64 a run), {@code workers} threads each with its own sessions of {@code intraOpThreads}
+ * threads, as the pipeline's task slots have. No Kafka, no parsing, no decoding: only the encoder.
  */
 final class Ceiling {
     private Ceiling() {}
@@ -56,20 +57,15 @@ final class Ceiling {
                     (model, sequences) -> {
                         sequences.sort(Comparator.comparingInt(s -> s.length));
                         SentenceEncoder tokenizer = sessions.get(0)[model.ordinal()];
-                        for (int from = 0;
-                                from < sequences.size();
-                                from += CompiledGraph.MAX_SEQUENCES_PER_RUN) {
-                            runs.add(
-                                    new Run(
-                                            model,
-                                            tokenizer.batch(
-                                                    sequences.subList(
-                                                            from,
-                                                            Math.min(
-                                                                    sequences.size(),
-                                                                    from
-                                                                            + CompiledGraph
-                                                                                    .MAX_SEQUENCES_PER_RUN)))));
+                        int[] lengths = sequences.stream().mapToInt(s -> s.length).toArray();
+                        int from = 0;
+                        for (int end :
+                                EncoderRuns.cut(
+                                        lengths,
+                                        CompiledGraph.MAX_SEQUENCES_PER_RUN,
+                                        EncoderRuns.RUN_OVERHEAD_TOKENS)) {
+                            runs.add(new Run(model, tokenizer.batch(sequences.subList(from, end))));
+                            from = end;
                         }
                     });
             // warm-up: every worker runs each model once

@@ -226,9 +226,10 @@ public final class CompiledGraph {
     /**
      * Runs the graph on a micro-batch of requests: each is tokenized and chunked by itself, then
      * the sequences of all of them are sorted by length and encoded together in runs of at most
-     * {@value #MAX_SEQUENCES_PER_RUN} (sorting keeps each run's padding small), pooled, and decoded
-     * per request. The encode and pool time of the batch is shared among its requests by their
-     * tokens, so each request still gets one {@link NodeRun} per node.
+     * {@value #MAX_SEQUENCES_PER_RUN}, cut where padding would cost more than another run ({@link
+     * EncoderRuns}), pooled, and decoded per request. The encode and pool time of the batch is
+     * shared among its requests by their tokens, so each request still gets one {@link NodeRun} per
+     * node.
      *
      * @return one outcome per input, in order
      * @throws io.zerolayer.gpu.EncoderException when the encoder fails: that concerns the whole
@@ -338,7 +339,10 @@ public final class CompiledGraph {
         return p;
     }
 
-    /** encode and pool over the whole batch, shortest sequences first. */
+    /**
+     * encode and pool over the whole batch, shortest sequences first, in the runs {@link
+     * EncoderRuns} cuts.
+     */
     private void encodeAndPool(List<Prepared> prepared, long deadlineNanos) {
         record Ref(Prepared owner, int position, int length) {}
         List<Ref> refs = new ArrayList<>();
@@ -353,9 +357,12 @@ public final class CompiledGraph {
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
-        for (int from = 0; from < refs.size(); from += MAX_SEQUENCES_PER_RUN) {
-            List<Ref> slice =
-                    refs.subList(from, Math.min(refs.size(), from + MAX_SEQUENCES_PER_RUN));
+        int[] lengths = refs.stream().mapToInt(Ref::length).toArray();
+        int from = 0;
+        for (int end :
+                EncoderRuns.cut(lengths, MAX_SEQUENCES_PER_RUN, EncoderRuns.RUN_OVERHEAD_TOKENS)) {
+            List<Ref> slice = refs.subList(from, end);
+            from = end;
             List<long[]> ids = new ArrayList<>(slice.size());
             slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
             long start = System.nanoTime();

@@ -1,0 +1,85 @@
+package io.zerolayer.operators.execution;
+
+import java.util.Arrays;
+
+/**
+ * Cuts a batch's sequences, sorted by length, into encoder runs. A run pads every sequence to its
+ * longest, and each run has a fixed cost (a session call, reading the weights), so the cut
+ * minimises {@code Σ (overhead + sequences × (longest + 2))} over runs of consecutive sequences of
+ * at most {@code maxPerRun}: short queries no longer ride in a run padded to a chunk's length, and
+ * sequences of one length still share runs as long as they can.
+ *
+ * <p>Measured on this 2-core machine (one ONNX thread, customer-service requests, encode CPU a
+ * request): batches of 32 requests 34.5 ms cut every 64 sequences, 29.6 ms cut this way; batches of
+ * 8, 44.8 and 30.7 ms; mixed requests alone, 74.9 and 56.4 ms (fp32). An overhead of 16 to 128
+ * tokens a run gave the same within 5 %.
+ */
+public final class EncoderRuns {
+    /** A run's fixed cost, in padded tokens. */
+    public static final int RUN_OVERHEAD_TOKENS = 32;
+
+    private EncoderRuns() {}
+
+    /**
+     * Where the runs end.
+     *
+     * @param sortedLengths the sequences' content lengths (without [CLS]/[SEP]), ascending
+     * @param maxPerRun most sequences in one run
+     * @param overheadTokens a run's fixed cost, in padded tokens
+     * @return each run's end (exclusive) in {@code sortedLengths}, ascending; the last is its
+     *     length
+     */
+    public static int[] cut(int[] sortedLengths, int maxPerRun, int overheadTokens) {
+        if (maxPerRun < 1) {
+            throw new IllegalArgumentException("maxPerRun must be at least 1, was " + maxPerRun);
+        }
+        int n = sortedLengths.length;
+        for (int i = 1; i < n; i++) {
+            if (sortedLengths[i] < sortedLengths[i - 1]) {
+                throw new IllegalArgumentException("Lengths must be sorted ascending");
+            }
+        }
+        long[] best = new long[n + 1]; // cost of the first j sequences
+        int[] start = new int[n + 1]; // where the last run of that best cut starts
+        for (int j = 1; j <= n; j++) {
+            best[j] = Long.MAX_VALUE;
+            long padded = sortedLengths[j - 1] + 2L; // the run's longest, with [CLS]/[SEP]
+            // from the shortest last run back: of equal cuts, the one filling the first runs
+            for (int i = j - 1; i >= Math.max(0, j - maxPerRun); i--) {
+                long cost = best[i] + overheadTokens + (j - i) * padded;
+                if (cost < best[j]) {
+                    best[j] = cost;
+                    start[j] = i;
+                }
+            }
+        }
+        int[] ends = new int[n];
+        int runs = 0;
+        for (int j = n; j > 0; j = start[j]) {
+            ends[runs++] = j;
+        }
+        int[] ascending = new int[runs];
+        for (int r = 0; r < runs; r++) {
+            ascending[r] = ends[runs - 1 - r];
+        }
+        return ascending;
+    }
+
+    /** The cost {@link #cut} minimises, of the runs ending at {@code ends}. */
+    public static long cost(int[] sortedLengths, int[] ends, int overheadTokens) {
+        long total = 0;
+        int from = 0;
+        for (int end : ends) {
+            total += overheadTokens + (long) (end - from) * (sortedLengths[end - 1] + 2);
+            from = end;
+        }
+        return total;
+    }
+
+    /** Runs of {@code maxPerRun} in a row, the last shorter: the cut before this one. */
+    public static int[] everyN(int count, int maxPerRun) {
+        int[] ends = new int[(count + maxPerRun - 1) / maxPerRun];
+        Arrays.setAll(ends, r -> Math.min(count, (r + 1) * maxPerRun));
+        return ends;
+    }
+}
