@@ -7,6 +7,7 @@ import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.execution.Chunker;
 import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.EncoderRuns;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.DocumentContent.TextRun;
@@ -20,10 +21,10 @@ import java.util.Map;
 
 /**
  * Document analysis the way a hand-written Flink map function does it, one request at a time:
- * tokenize, chunk, encode this request's sequences (shortest first, runs of at most 64), pool,
- * decode, then the post-decode steps. The same decoders, chunk sizes and post-decode steps as a
- * compiled graph, so a baseline computes the same answer with the same encoder work — only without
- * compilation, warm graphs or batching across requests.
+ * tokenize, chunk, encode this request's sequences (shortest first, in the runs a graph cuts),
+ * pool, decode, then the post-decode steps. The same decoders, chunk sizes and post-decode steps as
+ * a compiled graph, so a baseline computes the same answer with the same encoder work — only
+ * without compilation, warm graphs or batching across requests.
  */
 final class PerRequestAnalysis {
 
@@ -63,17 +64,25 @@ final class PerRequestAnalysis {
         for (String q : queries) {
             sequences.add(encoder.tokenizeText(q).ids());
         }
-        // shortest first, as a graph run orders them: the same runs, so the same padding and (for
-        // the int8 encoder, whose quantization scale is per run) the same vectors
+        // shortest first and cut as a graph run cuts them: the same runs, so the same padding
+        // and (for the int8 encoder, whose quantization scale is per run) the same vectors
         Integer[] order = new Integer[sequences.size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
         java.util.Arrays.sort(
                 order, java.util.Comparator.comparingInt(i -> sequences.get(i).length));
+        int[] lengths = new int[order.length];
+        for (int k = 0; k < order.length; k++) {
+            lengths[k] = sequences.get(order[k]).length;
+        }
         float[][] vectors = new float[sequences.size()][];
-        for (int from = 0; from < order.length; from += CompiledGraph.MAX_SEQUENCES_PER_RUN) {
-            int to = Math.min(order.length, from + CompiledGraph.MAX_SEQUENCES_PER_RUN);
+        int from = 0;
+        for (int to :
+                EncoderRuns.cut(
+                        lengths,
+                        CompiledGraph.MAX_SEQUENCES_PER_RUN,
+                        EncoderRuns.RUN_OVERHEAD_TOKENS)) {
             List<long[]> slice = new ArrayList<>(to - from);
             for (int k = from; k < to; k++) {
                 slice.add(sequences.get(order[k]));
@@ -83,6 +92,7 @@ final class PerRequestAnalysis {
             for (int k = from; k < to; k++) {
                 vectors[order[k]] = pooled[k - from];
             }
+            from = to;
         }
         int n = chunks.size();
         TaskInput input =
