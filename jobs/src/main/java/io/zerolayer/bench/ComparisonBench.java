@@ -171,16 +171,18 @@ public final class ComparisonBench {
         BenchReport figures = new BenchReport(report);
         report.set("targets", figures.targets());
         String markdown = figures.markdown();
-        Path json = o.outDir().resolve("bench-" + stamp + ".json");
+        // a soak has files of its own, so it does not replace the latest comparison's table
+        Path json = o.outDir().resolve((soakOnly ? "soak-" : "bench-") + stamp + ".json");
+        Path latest = o.outDir().resolve(soakOnly ? "latest-soak.md" : "latest.md");
         Files.writeString(json, BenchWorker.JSON.writeValueAsString(report));
-        Files.writeString(o.outDir().resolve("latest.md"), markdown);
+        Files.writeString(latest, markdown);
         System.out.println();
         System.out.println(markdown);
         System.out.printf(
                 Locale.ROOT,
                 "Figures: %s and %s (%.0f s in all)%n",
                 json,
-                o.outDir().resolve("latest.md"),
+                latest,
                 (System.nanoTime() - started) / 1e9);
         return json;
     }
