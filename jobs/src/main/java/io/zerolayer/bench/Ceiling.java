@@ -3,7 +3,6 @@ package io.zerolayer.bench;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
-import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderRuns;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,15 +56,8 @@ final class Ceiling {
                     (model, sequences) -> {
                         sequences.sort(Comparator.comparingInt(s -> s.length));
                         SentenceEncoder tokenizer = sessions.get(0)[model.ordinal()];
-                        int[] lengths = sequences.stream().mapToInt(s -> s.length).toArray();
-                        int from = 0;
-                        for (int end :
-                                EncoderRuns.cut(
-                                        lengths,
-                                        CompiledGraph.MAX_SEQUENCES_PER_RUN,
-                                        EncoderRuns.RUN_OVERHEAD_TOKENS)) {
-                            runs.add(new Run(model, tokenizer.batch(sequences.subList(from, end))));
-                            from = end;
+                        for (List<long[]> run : EncoderRuns.split(sequences, s -> s.length)) {
+                            runs.add(new Run(model, tokenizer.batch(run)));
                         }
                     });
             // warm-up: every worker runs each model once

@@ -6,7 +6,6 @@ import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.execution.Chunker;
-import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderRuns;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -66,33 +65,18 @@ final class PerRequestAnalysis {
         }
         // shortest first and cut as a graph run cuts them: the same runs, so the same padding
         // and (for the int8 encoder, whose quantization scale is per run) the same vectors
-        Integer[] order = new Integer[sequences.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < sequences.size(); i++) {
+            order.add(i);
         }
-        java.util.Arrays.sort(
-                order, java.util.Comparator.comparingInt(i -> sequences.get(i).length));
-        int[] lengths = new int[order.length];
-        for (int k = 0; k < order.length; k++) {
-            lengths[k] = sequences.get(order[k]).length;
-        }
+        order.sort(java.util.Comparator.comparingInt(i -> sequences.get(i).length));
         float[][] vectors = new float[sequences.size()][];
-        int from = 0;
-        for (int to :
-                EncoderRuns.cut(
-                        lengths,
-                        CompiledGraph.MAX_SEQUENCES_PER_RUN,
-                        EncoderRuns.RUN_OVERHEAD_TOKENS)) {
-            List<long[]> slice = new ArrayList<>(to - from);
-            for (int k = from; k < to; k++) {
-                slice.add(sequences.get(order[k]));
-            }
-            TokenBatch batch = encoder.batch(slice);
+        for (List<Integer> run : EncoderRuns.split(order, i -> sequences.get(i).length)) {
+            TokenBatch batch = encoder.batch(run.stream().map(sequences::get).toList());
             float[][] pooled = SentenceEncoder.pool(batch, encoder.encode(batch));
-            for (int k = from; k < to; k++) {
-                vectors[order[k]] = pooled[k - from];
+            for (int k = 0; k < run.size(); k++) {
+                vectors[run.get(k)] = pooled[k];
             }
-            from = to;
         }
         int n = chunks.size();
         TaskInput input =

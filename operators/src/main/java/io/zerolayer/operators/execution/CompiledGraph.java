@@ -357,12 +357,7 @@ public final class CompiledGraph {
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
-        int[] lengths = refs.stream().mapToInt(Ref::length).toArray();
-        int from = 0;
-        for (int end :
-                EncoderRuns.cut(lengths, MAX_SEQUENCES_PER_RUN, EncoderRuns.RUN_OVERHEAD_TOKENS)) {
-            List<Ref> slice = refs.subList(from, end);
-            from = end;
+        for (List<Ref> slice : EncoderRuns.split(refs, Ref::length)) {
             List<long[]> ids = new ArrayList<>(slice.size());
             slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
             long start = System.nanoTime();

@@ -1,6 +1,8 @@
 package io.zerolayer.operators.execution;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * Cuts a batch's sequences, sorted by length, into encoder runs. A run pads every sequence to its
@@ -76,10 +78,22 @@ public final class EncoderRuns {
         return total;
     }
 
-    /** Runs of {@code maxPerRun} in a row, the last shorter: the cut before this one. */
-    public static int[] everyN(int count, int maxPerRun) {
-        int[] ends = new int[(count + maxPerRun - 1) / maxPerRun];
-        Arrays.setAll(ends, r -> Math.min(count, (r + 1) * maxPerRun));
-        return ends;
+    /**
+     * {@code sorted} cut into the executor's runs ({@link #cut}, at most {@link
+     * CompiledGraph#MAX_SEQUENCES_PER_RUN} a run, {@link #RUN_OVERHEAD_TOKENS}): views of it, in
+     * order.
+     *
+     * @param length a sequence's content length (without [CLS]/[SEP]); ascending along {@code
+     *     sorted}
+     */
+    public static <T> List<List<T>> split(List<T> sorted, ToIntFunction<T> length) {
+        int[] lengths = sorted.stream().mapToInt(length).toArray();
+        List<List<T>> runs = new ArrayList<>();
+        int from = 0;
+        for (int end : cut(lengths, CompiledGraph.MAX_SEQUENCES_PER_RUN, RUN_OVERHEAD_TOKENS)) {
+            runs.add(sorted.subList(from, end));
+            from = end;
+        }
+        return runs;
     }
 }

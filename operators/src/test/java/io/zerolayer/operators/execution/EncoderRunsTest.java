@@ -3,7 +3,9 @@ package io.zerolayer.operators.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +28,21 @@ class EncoderRunsTest {
         int[] ends = EncoderRuns.cut(lengths, 64, OVERHEAD);
         assertThat(ends).containsExactly(32, 64);
         assertThat(EncoderRuns.cost(lengths, ends, OVERHEAD))
-                .isLessThan(
-                        EncoderRuns.cost(lengths, EncoderRuns.everyN(64, 64), OVERHEAD) * 6 / 10);
+                .isLessThan(EncoderRuns.cost(lengths, everyN(64, 64), OVERHEAD) * 6 / 10);
+    }
+
+    @Test
+    void splitGivesTheSequencesOfEachRunInOrder() {
+        List<String> sorted = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            sorted.add("l" + i); // labels, 3 tokens
+        }
+        for (int i = 0; i < 3; i++) {
+            sorted.add("chunk-" + i); // chunks, 120 tokens
+        }
+        assertThat(EncoderRuns.split(sorted, s -> s.startsWith("l") ? 3 : 120))
+                .containsExactly(
+                        List.of("l0", "l1", "l2"), List.of("chunk-0", "chunk-1", "chunk-2"));
     }
 
     @Test
@@ -60,10 +75,7 @@ class EncoderRunsTest {
             }
             assertThat(EncoderRuns.cost(lengths, ends, OVERHEAD))
                     .isLessThanOrEqualTo(
-                            EncoderRuns.cost(
-                                    lengths,
-                                    EncoderRuns.everyN(lengths.length, maxPerRun),
-                                    OVERHEAD));
+                            EncoderRuns.cost(lengths, everyN(lengths.length, maxPerRun), OVERHEAD));
         }
     }
 
@@ -74,5 +86,12 @@ class EncoderRunsTest {
                 .hasMessageContaining("sorted");
         assertThatThrownBy(() -> EncoderRuns.cut(new int[] {3}, 0, OVERHEAD))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Runs of {@code maxPerRun} in a row, the last shorter: the cut before this one. */
+    private static int[] everyN(int count, int maxPerRun) {
+        int[] ends = new int[(count + maxPerRun - 1) / maxPerRun];
+        Arrays.setAll(ends, r -> Math.min(count, (r + 1) * maxPerRun));
+        return ends;
     }
 }

@@ -83,9 +83,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
      */
     public List<ConsumerRecord<byte[], byte[]>> read(
             String topic, int count, Duration timeout, Duration settle) {
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        readFromStart(topic, timeout, settle, records -> out.size() >= count, out);
-        return out;
+        return readFromStart(topic, count, r -> false, timeout, settle);
     }
 
     /**
@@ -95,18 +93,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
      */
     public List<ConsumerRecord<byte[], byte[]>> readUntil(
             String topic, Predicate<ConsumerRecord<byte[], byte[]>> until, Duration timeout) {
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        readFromStart(
-                topic, timeout, Duration.ZERO, records -> records.stream().anyMatch(until), out);
-        return out;
+        return readFromStart(topic, Integer.MAX_VALUE, until, timeout, Duration.ZERO);
     }
 
-    private void readFromStart(
+    /** Reads until {@code count} records came, one satisfies {@code until}, or time is up. */
+    private List<ConsumerRecord<byte[], byte[]>> readFromStart(
             String topic,
+            int count,
+            Predicate<ConsumerRecord<byte[], byte[]>> until,
             Duration timeout,
-            Duration settle,
-            Predicate<List<ConsumerRecord<byte[], byte[]>>> enough,
-            List<ConsumerRecord<byte[], byte[]>> out) {
+            Duration settle) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -127,13 +124,18 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            while (!enough.test(out) && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            boolean found = false;
+            while (!found && out.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.add(r);
+                    found |= until.test(r);
+                }
             }
             long settleUntil = System.nanoTime() + settle.toNanos();
             while (System.nanoTime() < settleUntil) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
         }
+        return out;
     }
 }
