@@ -6,6 +6,7 @@ import io.zerolayer.gpu.costmodel.OnnxCostModel;
 import io.zerolayer.gpu.hardware.DeviceReport;
 import io.zerolayer.gpu.hardware.HardwareProfile;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.operators.execution.EncoderRuns;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -18,9 +19,10 @@ import java.util.Map;
  * <p>Tokens come from the size buckets (a bucket's middle, about 4 characters a token). The encode
  * node's FLOPs and weight bytes come from the encoder's ONNX graph ({@link OnnxCostModel}),
  * activation bytes from the shapes, and its time from a roofline: max(FLOPs / (peak × product
- * efficiency) + other operators per token, bytes / bandwidth) plus the profile's launch overhead;
- * on a GPU the inputs and outputs also cross PCIe. The host nodes (tokenize, chunk, pool, decode)
- * run on the CPU whatever the device and are estimated from the profile's per-token host rates.
+ * efficiency) + other operators per token, bytes / bandwidth) plus the profile's launch overhead a
+ * run; on a GPU the inputs and outputs also cross PCIe. FLOPs, tokens and runs are those of the
+ * runs the executor would cut ({@link #runs}). The host nodes (tokenize, chunk, pool, decode) run
+ * on the CPU whatever the device and are estimated from the profile's per-token host rates.
  * Calibrated profiles ({@code zerolayer calibrate}) carry measured efficiency, overhead and host
  * rates; datasheet profiles carry peaks and defaults.
  *
@@ -33,23 +35,14 @@ public final class CostEstimator {
     /** Average sentence in tokens, for sentence-chunked graphs. */
     static final int SENTENCE_TOKENS = 25;
 
-    /**
-     * A run holding sentences from the whole length range is padded to its longest: about twice the
-     * average for the tens of sentences of a document. This model has a micro-batch cut runs of
-     * {@value #SEQUENCES_PER_RUN}, so once it holds more sequences than a run each run covers only
-     * a slice of the range and pads less (see {@link #paddedSentence}). The executor now cuts
-     * shorter runs where padding costs more than a run ({@code EncoderRuns}), so this over-states
-     * the padding of small batches and of requests alone (measured: a ticket alone 40.9 ms of
-     * encoding, 1.46 × its share of a batch of 32; the model was fitted to 1.77 ×, measured with
-     * runs cut every 64).
-     */
-    static final double ONE_RUN_PADDING = 2.0;
-
     /** Most sequences in one encoder run; the executor cuts shorter runs where they pad less. */
     public static final int SEQUENCES_PER_RUN = 64;
 
     /** Characters per label or field name in a {@code <labels>}/{@code <fields>} list. */
     static final double CHARS_PER_QUERY = 16;
+
+    /** Tokens of a question, label or field sequence. */
+    static final int QUERY_TOKENS = (int) Math.round(CHARS_PER_QUERY / CHARS_PER_TOKEN);
 
     /**
      * Longest time one micro-batch may take. A batch holds its slot, and the checkpoint barrier
@@ -130,52 +123,81 @@ public final class CostEstimator {
 
         /** Sequences the encoder runs for one request: chunks plus queries. */
         int sequences() {
-            double tokens = documentTokens();
-            int chunks;
-            if (strategy.equals("sentences")) {
-                chunks = (int) Math.max(1, Math.ceil(tokens / SENTENCE_TOKENS));
-            } else {
-                chunks = 0;
-                for (double scope : scopeTokens.values()) {
-                    chunks +=
-                            (int)
-                                    Math.max(
-                                            1,
-                                            Math.ceil(
-                                                            Math.max(
-                                                                            0,
-                                                                            scope
-                                                                                    - GraphCompiler
-                                                                                            .WINDOW_TOKENS)
-                                                                    / GraphCompiler.WINDOW_STRIDE)
-                                                    + 1);
-                }
-            }
-            return chunks + querySequences;
+            return contentLengths().length;
         }
 
         /**
-         * Padded length of the encoder's sequences, with [CLS] and [SEP], in a batch of {@code
-         * batchSequences} sequences.
+         * The content lengths (tokens, without [CLS]/[SEP]) of one request's encoder sequences,
+         * ascending. Sentences average {@value #SENTENCE_TOKENS} tokens, spread evenly up to about
+         * twice that; windows are {@link GraphCompiler#WINDOW_TOKENS} long but for each scope's
+         * last, which holds the rest; queries are {@link #QUERY_TOKENS} long.
          */
-        int seqLen(int batchSequences) {
+        int[] contentLengths() {
+            java.util.List<Integer> lengths = new java.util.ArrayList<>();
             if (strategy.equals("sentences")) {
-                return (int) Math.round(paddedSentence(batchSequences)) + 2;
+                int chunks = (int) Math.max(1, Math.ceil(documentTokens() / SENTENCE_TOKENS));
+                for (int i = 0; i < chunks; i++) {
+                    lengths.add(
+                            (int)
+                                    Math.max(
+                                            1,
+                                            Math.round(SENTENCE_TOKENS * (2.0 * i + 1) / chunks)));
+                }
+            } else {
+                for (double scope : scopeTokens.values()) {
+                    int tokens = (int) Math.max(1, Math.round(scope));
+                    int windows =
+                            1
+                                    + (int)
+                                            Math.ceil(
+                                                    Math.max(
+                                                                    0,
+                                                                    tokens
+                                                                            - GraphCompiler
+                                                                                    .WINDOW_TOKENS)
+                                                            / (double) GraphCompiler.WINDOW_STRIDE);
+                    for (int i = 0; i < windows - 1; i++) {
+                        lengths.add(GraphCompiler.WINDOW_TOKENS);
+                    }
+                    lengths.add(
+                            Math.min(
+                                    GraphCompiler.WINDOW_TOKENS,
+                                    tokens - (windows - 1) * GraphCompiler.WINDOW_STRIDE));
+                }
             }
-            double longest = scopeTokens.values().stream().mapToDouble(d -> d).max().orElse(1);
-            return (int) Math.min(GraphCompiler.WINDOW_TOKENS, Math.max(1, longest)) + 2;
+            for (int q = 0; q < querySequences; q++) {
+                lengths.add(QUERY_TOKENS);
+            }
+            return lengths.stream().mapToInt(Integer::intValue).sorted().toArray();
         }
     }
 
     /**
-     * The padded length of an average sentence in a batch of {@code batchSequences} sorted
-     * sequences: {@value #ONE_RUN_PADDING}× while one run holds them all, falling towards the
-     * average as more runs split the length range between them (measured here: a customer-service
-     * triage request runs 1.77× faster in batches of 64 requests than alone, as this predicts).
+     * The encoder runs of {@code requests} requests of workload {@code w} batched together, cut as
+     * the executor cuts them ({@link EncoderRuns#cut}): each run's size and padded length (with
+     * [CLS]/[SEP]). Requests of one structure bring the same lengths, so a bigger batch lets runs
+     * cover narrower length ranges and pad less, and shares each run's fixed cost.
+     *
+     * <p>For a triage ticket (fp32, this CPU's datasheet profile) a request alone is estimated at
+     * 1.55× its share of a batch of 32, in batches of 2, 4, 8 and 16 at 1.30, 1.12, 1.05 and 1.01×;
+     * measured (one ONNX thread, the executor's cut): 1.47, 1.35, 1.16, 1.13 and 1.05×. The model
+     * this replaced, one run's padding shrinking with runs of 64, said 1.64, 1.61, 1.59, 1.58 and
+     * 1.21×, so the compiler chose 32 where 16 comes within 5 %.
      */
-    static double paddedSentence(int batchSequences) {
-        double runShare = Math.min(1.0, (double) SEQUENCES_PER_RUN / Math.max(1, batchSequences));
-        return SENTENCE_TOKENS * (1 + (ONE_RUN_PADDING - 1) * runShare);
+    static int[][] runs(Workload w, int requests) {
+        int[] one = w.contentLengths();
+        int[] all = new int[one.length * requests];
+        for (int i = 0; i < one.length; i++) {
+            java.util.Arrays.fill(all, i * requests, (i + 1) * requests, one[i]);
+        }
+        int[] ends = EncoderRuns.cut(all, SEQUENCES_PER_RUN, EncoderRuns.RUN_OVERHEAD_TOKENS);
+        int[][] runs = new int[ends.length][];
+        int from = 0;
+        for (int r = 0; r < ends.length; r++) {
+            runs[r] = new int[] {ends[r] - from, all[ends[r] - 1] + 2};
+            from = ends[r];
+        }
+        return runs;
     }
 
     /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
@@ -247,23 +269,25 @@ public final class CostEstimator {
 
     /** Estimate of the encode node over {@code requests} requests of workload {@code w}. */
     public EncodeEstimate encode(EncoderModel model, Workload w, int requests) {
-        int sequences = w.sequences() * requests;
-        int seqLen = w.seqLen(sequences);
-        int runs = Math.max(1, (sequences + SEQUENCES_PER_RUN - 1) / SEQUENCES_PER_RUN);
         OnnxCostModel graph = OnnxCostModel.of(model);
-        long flops = graph.forwardFlops(sequences, seqLen);
+        int[][] cut = runs(w, requests);
+        int runs = cut.length;
+        int sequences = 0;
+        long tokens = 0; // padded
+        long flops = 0;
+        for (int[] run : cut) {
+            sequences += run[0];
+            tokens += (long) run[0] * run[1];
+            flops += graph.forwardFlops(run[0], run[1]);
+        }
+        int seqLen = (int) Math.round((double) tokens / sequences); // the mean padded length
         long activations =
-                (long) sequences
-                        * seqLen
-                        * EncoderModel.HIDDEN_SIZE
-                        * Float.BYTES
-                        * EncoderModel.LAYERS
-                        * 8;
+                tokens * EncoderModel.HIDDEN_SIZE * Float.BYTES * EncoderModel.LAYERS * 8;
         long bytes = runs * graph.weightBytes() + activations; // each run reads the weights
         double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
         double computeSeconds =
                 (Double.isNaN(peak) || peak <= 0 ? 0 : flops / (peak * profile.productEfficiency()))
-                        + (double) sequences * seqLen * profile.otherOpsMicrosPerToken() / 1e6;
+                        + (double) tokens * profile.otherOpsMicrosPerToken() / 1e6;
         double memorySeconds =
                 profile.memoryBandwidthBytesPerSec() <= 0
                         ? 0
@@ -272,8 +296,7 @@ public final class CostEstimator {
         if (onGpu() && profile.pcieBandwidthBytesPerSec() > 0) {
             // three int64 inputs in, the last hidden state out
             long transferred =
-                    (long) sequences * seqLen * (3L * Long.BYTES)
-                            + (long) sequences * seqLen * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+                    tokens * (3L * Long.BYTES) + tokens * EncoderModel.HIDDEN_SIZE * Float.BYTES;
             transferSeconds = transferred / profile.pcieBandwidthBytesPerSec();
         }
         double micros =

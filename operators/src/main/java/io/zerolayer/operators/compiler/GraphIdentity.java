@@ -26,7 +26,7 @@ public record GraphIdentity(
         implements Serializable {
 
     /** Bumped whenever the compiler would emit a different graph for the same inputs. */
-    public static final String COMPILER_VERSION = "zlc-3";
+    public static final String COMPILER_VERSION = "zlc-4";
 
     /**
      * Hardware profile of routing ids: the classifier does not know which slot, and so which
