@@ -175,19 +175,25 @@ public final class HardwareProfiles {
     }
 
     /**
-     * The profile for a device: GPUs by name pattern (memory size breaking ties), CPUs by the
-     * richest instruction set their flags allow. Empty when a GPU matches nothing.
+     * The profile for a device: GPUs by name pattern (memory size breaking ties); CPUs by their
+     * flags, the profile naming most of them (the most specific) first, then the richest
+     * instruction set. A required flag written {@code !flag} must be absent. Empty when a GPU
+     * matches nothing.
      */
     public Optional<HardwareProfile> match(DeviceReport device) {
         if (!device.isGpu()) {
             return profiles.values().stream()
-                    .filter(
-                            p ->
-                                    p.kind().equals("cpu")
-                                            && device.flags().containsAll(p.requiresFlags()))
+                    .filter(p -> p.kind().equals("cpu") && flagsAllow(p, device.flags()))
                     .max(
-                            Comparator.comparingDouble(
-                                    p -> p.flopsPerCyclePerCore().getOrDefault("fp32", 0.0)));
+                            Comparator.comparingLong(
+                                            (HardwareProfile p) ->
+                                                    p.requiresFlags().stream()
+                                                            .filter(f -> !f.startsWith("!"))
+                                                            .count())
+                                    .thenComparingDouble(
+                                            p ->
+                                                    p.flopsPerCyclePerCore()
+                                                            .getOrDefault("fp32", 0.0)));
         }
         String name = normalise(device.name());
         List<HardwareProfile> candidates = new ArrayList<>();
@@ -210,6 +216,15 @@ public final class HardwareProfiles {
                                                                 p.memoryGb()
                                                                         / Math.max(
                                                                                 memoryGb, 1e-9)))));
+    }
+
+    private static boolean flagsAllow(HardwareProfile p, java.util.Set<String> flags) {
+        for (String f : p.requiresFlags()) {
+            if (f.startsWith("!") ? flags.contains(f.substring(1)) : !flags.contains(f)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static double number(Map<String, Object> m, String key) {

@@ -93,6 +93,28 @@ class HardwareFingerprintTest {
     }
 
     @Test
+    void anAmdZen4RunsAvx512AtHalfTheIntelPeak() {
+        Set<String> avx512 = Set.of("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16");
+        Set<String> zen4 = new java.util.HashSet<>(avx512);
+        zen4.add("clzero");
+        DeviceReport genoa = DeviceReport.cpu("AMD EPYC", 2, 2.6, 24 * GB, zen4);
+        HardwareProfile p = PROFILES.match(genoa).orElseThrow();
+        assertThat(p.id()).isEqualTo("cpu-amd-zen4");
+        assertThat(p.peakFlops("fp32", genoa))
+                .isEqualTo(
+                        PROFILES.get("cpu-avx512-vnni").orElseThrow().peakFlops("fp32", genoa) / 2);
+        // Zen 5 has full-width 512-bit units and AVX-VNNI; an Intel AVX-512 CPU has no clzero
+        Set<String> zen5 = new java.util.HashSet<>(zen4);
+        zen5.add("avx_vnni");
+        assertThat(PROFILES.match(DeviceReport.cpu("AMD EPYC", 2, 2.6, 24 * GB, zen5)))
+                .map(HardwareProfile::id)
+                .contains("cpu-avx512-vnni");
+        assertThat(PROFILES.match(DeviceReport.cpu("Intel Xeon", 2, 2.6, 24 * GB, avx512)))
+                .map(HardwareProfile::id)
+                .contains("cpu-avx512-vnni");
+    }
+
+    @Test
     void aGpuThatOnnxRuntimeCannotUseDoesNotCount() {
         DeviceReport epyc =
                 DeviceReport.cpu("AMD EPYC", 2, 3.0, 24 * GB, Set.of("avx", "avx2", "fma"));
