@@ -128,8 +128,8 @@ final class InspectCommand implements Callable<Integer> {
                 if (estimate.containsKey("flops")) {
                     System.out.printf(
                             Locale.ROOT,
-                            "      estimate  %s sequences × %s tokens, %.2f GFLOP, %.1f MB, %.2f ms"
-                                    + " (%s-bound on %s)%n",
+                            "      estimate  %s sequences × %s tokens (mean padded), %.2f GFLOP,"
+                                    + " %.1f MB, %.2f ms (%s-bound on %s)%n",
                             estimate.get("sequences"),
                             estimate.get("seq-len"),
                             Long.parseLong(estimate.get("flops")) / 1e9,
@@ -137,11 +137,16 @@ final class InspectCommand implements Callable<Integer> {
                             Long.parseLong(estimate.get("micros")) / 1e3,
                             estimate.get("bound"),
                             estimate.get("hardware"));
-                } else {
+                } else if (estimate.containsKey("tokens")) {
                     System.out.printf(
                             Locale.ROOT,
                             "      estimate  %s tokens, %.3f ms on the host%n",
                             estimate.get("tokens"),
+                            Long.parseLong(estimate.get("micros")) / 1e3);
+                } else { // a post-decode node's nominal estimate
+                    System.out.printf(
+                            Locale.ROOT,
+                            "      estimate  %.3f ms on the host (nominal)%n",
                             Long.parseLong(estimate.get("micros")) / 1e3);
                 }
             }

@@ -123,19 +123,22 @@ public final class CostEstimator {
 
         /** Sequences the encoder runs for one request: chunks plus queries. */
         int sequences() {
-            return contentLengths().length;
+            return contentLengths(1).length;
         }
 
         /**
-         * The content lengths (tokens, without [CLS]/[SEP]) of one request's encoder sequences,
-         * ascending. Sentences average {@value #SENTENCE_TOKENS} tokens, spread evenly up to about
-         * twice that; windows are {@link GraphCompiler#WINDOW_TOKENS} long but for each scope's
-         * last, which holds the rest; queries are {@link #QUERY_TOKENS} long.
+         * The content lengths (tokens, without [CLS]/[SEP]) of the encoder sequences of {@code
+         * requests} requests, ascending. Sentences average {@value #SENTENCE_TOKENS} tokens, spread
+         * evenly up to about twice that over all the requests' sentences (requests of one structure
+         * bring sentences of the same spread, not of the same lengths); windows are {@link
+         * GraphCompiler#WINDOW_TOKENS} long but for each scope's last, which holds the rest;
+         * queries are {@link #QUERY_TOKENS} long.
          */
-        int[] contentLengths() {
+        int[] contentLengths(int requests) {
             java.util.List<Integer> lengths = new java.util.ArrayList<>();
             if (strategy.equals("sentences")) {
-                int chunks = (int) Math.max(1, Math.ceil(documentTokens() / SENTENCE_TOKENS));
+                int chunks =
+                        (int) Math.max(1, Math.ceil(documentTokens() / SENTENCE_TOKENS)) * requests;
                 for (int i = 0; i < chunks; i++) {
                     lengths.add(
                             (int)
@@ -156,16 +159,18 @@ public final class CostEstimator {
                                                                             - GraphCompiler
                                                                                     .WINDOW_TOKENS)
                                                             / (double) GraphCompiler.WINDOW_STRIDE);
-                    for (int i = 0; i < windows - 1; i++) {
-                        lengths.add(GraphCompiler.WINDOW_TOKENS);
+                    for (int r = 0; r < requests; r++) {
+                        for (int i = 0; i < windows - 1; i++) {
+                            lengths.add(GraphCompiler.WINDOW_TOKENS);
+                        }
+                        lengths.add(
+                                Math.min(
+                                        GraphCompiler.WINDOW_TOKENS,
+                                        tokens - (windows - 1) * GraphCompiler.WINDOW_STRIDE));
                     }
-                    lengths.add(
-                            Math.min(
-                                    GraphCompiler.WINDOW_TOKENS,
-                                    tokens - (windows - 1) * GraphCompiler.WINDOW_STRIDE));
                 }
             }
-            for (int q = 0; q < querySequences; q++) {
+            for (int q = 0; q < querySequences * requests; q++) {
                 lengths.add(QUERY_TOKENS);
             }
             return lengths.stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -175,21 +180,17 @@ public final class CostEstimator {
     /**
      * The encoder runs of {@code requests} requests of workload {@code w} batched together, cut as
      * the executor cuts them ({@link EncoderRuns#cut}): each run's size and padded length (with
-     * [CLS]/[SEP]). Requests of one structure bring the same lengths, so a bigger batch lets runs
-     * cover narrower length ranges and pad less, and shares each run's fixed cost.
+     * [CLS]/[SEP]). The more sequences a batch sorts, the narrower the length range each run covers
+     * and the less it pads, and the more sequences share each run's fixed cost.
      *
-     * <p>For a triage ticket (fp32, this CPU's datasheet profile) a request alone is estimated at
-     * 1.55× its share of a batch of 32, in batches of 2, 4, 8 and 16 at 1.30, 1.12, 1.05 and 1.01×;
-     * measured (one ONNX thread, the executor's cut): 1.47, 1.35, 1.16, 1.13 and 1.05×. The model
-     * this replaced, one run's padding shrinking with runs of 64, said 1.64, 1.61, 1.59, 1.58 and
-     * 1.21×, so the compiler chose 32 where 16 comes within 5 %.
+     * <p>For a triage ticket (fp32, this 2-core EPYC's datasheet profile {@code cpu-amd-zen4}) a
+     * request alone is estimated at 1.36× its share of a batch of 32, in batches of 2, 4, 8 and 16
+     * at 1.21, 1.14, 1.08 and 1.03×; measured (one ONNX thread, the executor's cut): 1.47, 1.35,
+     * 1.16, 1.13 and 1.05×. The model this replaced, one run's padding shrinking with runs of 64,
+     * said 1.64, 1.61, 1.59, 1.58 and 1.21×.
      */
     static int[][] runs(Workload w, int requests) {
-        int[] one = w.contentLengths();
-        int[] all = new int[one.length * requests];
-        for (int i = 0; i < one.length; i++) {
-            java.util.Arrays.fill(all, i * requests, (i + 1) * requests, one[i]);
-        }
+        int[] all = w.contentLengths(requests);
         int[] ends = EncoderRuns.cut(all, SEQUENCES_PER_RUN, EncoderRuns.RUN_OVERHEAD_TOKENS);
         int[][] runs = new int[ends.length][];
         int from = 0;

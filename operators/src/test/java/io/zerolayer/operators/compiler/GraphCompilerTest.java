@@ -394,7 +394,7 @@ class GraphCompilerTest {
                                 "<task:classify><labels>refund, delivery, account</labels><ticket>"
                                         + "Where is my parcel? It has not come. ".repeat(6)
                                         + "</ticket>"));
-        int[] lengths = ticket.contentLengths();
+        int[] lengths = ticket.contentLengths(1);
         assertThat(lengths).isSorted();
         // 64 chars of labels are taken as 4 labels of 4 tokens; the ticket's sentences average 25
         assertThat(lengths).startsWith(4, 4, 4, 4);
