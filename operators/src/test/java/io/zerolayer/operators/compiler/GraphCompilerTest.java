@@ -425,6 +425,25 @@ class GraphCompilerTest {
     }
 
     @Test
+    void aBatchBeyondTheSimulatedSequencesIsEstimatedFromItsRequestsScaledUp() {
+        CostEstimator cpu = estimator("cpu-avx2", false);
+        CostEstimator.Workload ticket =
+                GraphCompiler.workload(
+                        classifier.classify(
+                                "<task:classify><labels>refund, delivery, account</labels><ticket>"
+                                        + "Where is my parcel? It has not come. ".repeat(6)
+                                        + "</ticket>"));
+        EncoderModel fp32 = EncoderModel.byId("minilm-l6-v2-fp32");
+        int exact = CostEstimator.SIMULATED_SEQUENCES / ticket.sequences();
+        CostEstimator.EncodeEstimate cut = cpu.encode(fp32, ticket, exact);
+        CostEstimator.EncodeEstimate scaled = cpu.encode(fp32, ticket, 4 * exact);
+        assertThat(scaled.sequences()).isEqualTo(4 * cut.sequences());
+        assertThat(scaled.flops()).isEqualTo(4 * cut.flops());
+        assertThat(scaled.micros() / 4)
+                .isCloseTo(cut.micros(), org.assertj.core.data.Offset.offset(1.0));
+    }
+
+    @Test
     void aCompilerForNoSlotEstimatesForTheNominalCpu() {
         assertThat(compiler.compile(classifier.classify("<task:embed> x")).node("encode").params())
                 .containsKey("reason")
