@@ -36,9 +36,6 @@ public final class CostEstimator {
     /** Average sentence in tokens, for sentence-chunked graphs. */
     static final int SENTENCE_TOKENS = 25;
 
-    /** Most sequences in one encoder run; the executor cuts shorter runs where they pad less. */
-    public static final int SEQUENCES_PER_RUN = 64;
-
     /** Characters per label or field name in a {@code <labels>}/{@code <fields>} list. */
     static final double CHARS_PER_QUERY = 16;
 
@@ -141,74 +138,74 @@ public final class CostEstimator {
                             ? (int) Math.max(1, Math.ceil(documentTokens() / SENTENCE_TOKENS))
                                     * requests
                             : 0;
-            int[] windows = new int[scopeTokens.size()]; // per scope, for one request
-            int windowCount = 0;
-            if (!strategy.equals("sentences")) {
-                int s = 0;
-                for (double scope : scopeTokens.values()) {
-                    int tokens = (int) Math.max(1, Math.round(scope));
-                    windows[s] =
-                            1
-                                    + (int)
-                                            Math.ceil(
-                                                    Math.max(
-                                                                    0,
-                                                                    tokens
-                                                                            - GraphCompiler
-                                                                                    .WINDOW_TOKENS)
-                                                            / (double) GraphCompiler.WINDOW_STRIDE);
-                    windowCount += windows[s++];
-                }
-            }
-            int[] lengths = new int[sentences + (windowCount + querySequences) * requests];
+            int[] windows = strategy.equals("sentences") ? new int[0] : windowLengths();
+            int[] lengths = new int[sentences + (windows.length + querySequences) * requests];
             int at = 0;
             for (int i = 0; i < sentences; i++) {
                 lengths[at++] =
                         (int) Math.max(1, Math.round(SENTENCE_TOKENS * (2.0 * i + 1) / sentences));
             }
-            int s = 0;
-            for (double scope : windowCount == 0 ? List.<Double>of() : scopeTokens.values()) {
-                int tokens = (int) Math.max(1, Math.round(scope));
-                int last =
-                        Math.min(
-                                GraphCompiler.WINDOW_TOKENS,
-                                tokens - (windows[s] - 1) * GraphCompiler.WINDOW_STRIDE);
-                for (int r = 0; r < requests; r++) {
-                    for (int i = 0; i < windows[s] - 1; i++) {
-                        lengths[at++] = GraphCompiler.WINDOW_TOKENS;
-                    }
-                    lengths[at++] = last;
-                }
-                s++;
+            for (int r = 0; r < requests; r++) {
+                System.arraycopy(windows, 0, lengths, at, windows.length);
+                at += windows.length;
             }
             java.util.Arrays.fill(lengths, at, lengths.length, QUERY_TOKENS);
             java.util.Arrays.sort(lengths);
             return lengths;
         }
+
+        /** One request's window lengths: full windows, then each scope's last holding the rest. */
+        private int[] windowLengths() {
+            List<Integer> lengths = new java.util.ArrayList<>();
+            for (double scope : scopeTokens.values()) {
+                int tokens = (int) Math.max(1, Math.round(scope));
+                int windows =
+                        1
+                                + (int)
+                                        Math.ceil(
+                                                Math.max(0, tokens - GraphCompiler.WINDOW_TOKENS)
+                                                        / (double) GraphCompiler.WINDOW_STRIDE);
+                for (int i = 0; i < windows - 1; i++) {
+                    lengths.add(GraphCompiler.WINDOW_TOKENS);
+                }
+                lengths.add(
+                        Math.min(
+                                GraphCompiler.WINDOW_TOKENS,
+                                tokens - (windows - 1) * GraphCompiler.WINDOW_STRIDE));
+            }
+            return lengths.stream().mapToInt(Integer::intValue).toArray();
+        }
     }
 
     /**
      * The encoder runs of {@code requests} requests of workload {@code w} batched together, cut as
-     * the executor cuts them ({@link EncoderRuns#cut}): each run's size and padded length (with
-     * [CLS]/[SEP]). The more sequences a batch sorts, the narrower the length range each run covers
-     * and the less it pads, and the more sequences share each run's fixed cost.
+     * the executor cuts them ({@link EncoderRuns#cut(int[])}). The more sequences a batch sorts,
+     * the narrower the length range each run covers and the less it pads, and the more sequences
+     * share each run's fixed cost.
      *
      * <p>For a triage ticket (fp32, this 2-core EPYC's datasheet profile {@code cpu-amd-zen4}) a
      * request alone is estimated at 1.36× its share of a batch of 32, in batches of 2, 4, 8 and 16
      * at 1.21, 1.14, 1.08 and 1.03×; measured (one ONNX thread, the executor's cut): 1.47, 1.35,
      * 1.16, 1.13 and 1.05×. The model this replaced, one run's padding shrinking with runs of 64,
-     * said 1.64, 1.61, 1.59, 1.58 and 1.21×.
+     * said 1.64, 1.61, 1.59, 1.58 and 1.21× (on {@code cpu-avx512-vnni}, the profile this machine
+     * had then).
      */
-    static int[][] runs(Workload w, int requests) {
+    static List<Run> runs(Workload w, int requests) {
         int[] all = w.contentLengths(requests);
-        int[] ends = EncoderRuns.cut(all, SEQUENCES_PER_RUN, EncoderRuns.RUN_OVERHEAD_TOKENS);
-        int[][] runs = new int[ends.length][];
+        List<Run> runs = new java.util.ArrayList<>();
         int from = 0;
-        for (int r = 0; r < ends.length; r++) {
-            runs[r] = new int[] {ends[r] - from, all[ends[r] - 1] + 2};
-            from = ends[r];
+        for (int end : EncoderRuns.cut(all)) {
+            runs.add(new Run(end - from, all[end - 1] + 2));
+            from = end;
         }
         return runs;
+    }
+
+    /** One encoder run of an estimate: its sequences, padded to its longest (with [CLS]/[SEP]). */
+    record Run(int sequences, int paddedLength) {
+        long paddedTokens() {
+            return (long) sequences * paddedLength;
+        }
     }
 
     /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
@@ -281,8 +278,9 @@ public final class CostEstimator {
     /**
      * Most sequences the estimate cuts into runs itself. A bigger batch is estimated from as many
      * of its requests as fit, scaled up: by then its runs are full and pad alike. Compiling a 1 MiB
-     * document took 180 ms with every sequence of its 64-request batch cut, 36 ms this way (a
-     * paper's structure 2.7 ms; 0.2 ms with the padding model before runs were cut).
+     * document took 180 ms with every sequence of its 64-request batch cut (lengths then in boxed
+     * lists), 36 ms with this cap and int arrays (a paper's structure 2.7 ms; 0.2 ms with the
+     * padding model before runs were cut).
      */
     static final int SIMULATED_SEQUENCES = 4096;
 
@@ -294,14 +292,14 @@ public final class CostEstimator {
         int simulated =
                 Math.max(1, Math.min(requests, SIMULATED_SEQUENCES / Math.max(1, perRequest)));
         double scale = (double) requests / simulated;
-        int[][] cut = runs(w, simulated);
-        double runs = cut.length * scale;
+        List<Run> cut = runs(w, simulated);
+        double runs = cut.size() * scale;
         int sequences = perRequest * requests;
         double paddedTokens = 0;
         double forwardFlops = 0;
-        for (int[] run : cut) {
-            paddedTokens += (double) run[0] * run[1] * scale;
-            forwardFlops += graph.forwardFlops(run[0], run[1]) * scale;
+        for (Run run : cut) {
+            paddedTokens += run.paddedTokens() * scale;
+            forwardFlops += graph.forwardFlops(run.sequences(), run.paddedLength()) * scale;
         }
         long tokens = Math.round(paddedTokens);
         long flops = Math.round(forwardFlops);

@@ -197,10 +197,6 @@ public final class CompiledGraph {
         return List.copyOf(prepare(0, input).sequences);
     }
 
-    /** Most sequences in one encoder run; longer batches are cut, shortest sequences first. */
-    public static final int MAX_SEQUENCES_PER_RUN =
-            io.zerolayer.operators.compiler.CostEstimator.SEQUENCES_PER_RUN;
-
     /** A request's tokenized, chunked content on its way to the encoder. */
     private static final class Prepared {
         final int index;
@@ -226,10 +222,10 @@ public final class CompiledGraph {
     /**
      * Runs the graph on a micro-batch of requests: each is tokenized and chunked by itself, then
      * the sequences of all of them are sorted by length and encoded together in runs of at most
-     * {@value #MAX_SEQUENCES_PER_RUN}, cut where padding would cost more than another run ({@link
-     * EncoderRuns}), pooled, and decoded per request. The encode and pool time of the batch is
-     * shared among its requests by their tokens, so each request still gets one {@link NodeRun} per
-     * node.
+     * {@value EncoderRuns#MAX_SEQUENCES_PER_RUN}, cut where padding would cost more than another
+     * run ({@link EncoderRuns}), pooled, and decoded per request. The encode and pool time of the
+     * batch is shared among its requests by their tokens, so each request still gets one {@link
+     * NodeRun} per node.
      *
      * @return one outcome per input, in order
      * @throws io.zerolayer.gpu.EncoderException when the encoder fails: that concerns the whole

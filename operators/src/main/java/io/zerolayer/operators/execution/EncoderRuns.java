@@ -20,6 +20,9 @@ public final class EncoderRuns {
     /** A run's fixed cost, in padded tokens. */
     public static final int RUN_OVERHEAD_TOKENS = 32;
 
+    /** Most sequences in one encoder run. */
+    public static final int MAX_SEQUENCES_PER_RUN = 64;
+
     private EncoderRuns() {}
 
     /**
@@ -79,9 +82,16 @@ public final class EncoderRuns {
     }
 
     /**
-     * {@code sorted} cut into the executor's runs ({@link #cut}, at most {@link
-     * CompiledGraph#MAX_SEQUENCES_PER_RUN} a run, {@link #RUN_OVERHEAD_TOKENS}): views of it, in
-     * order.
+     * Where the executor's runs end: {@link #cut} with at most {@value #MAX_SEQUENCES_PER_RUN} a
+     * run and {@value #RUN_OVERHEAD_TOKENS} tokens of overhead. The compiler's cost model cuts its
+     * estimates with this too.
+     */
+    public static int[] cut(int[] sortedLengths) {
+        return cut(sortedLengths, MAX_SEQUENCES_PER_RUN, RUN_OVERHEAD_TOKENS);
+    }
+
+    /**
+     * {@code sorted} cut into the executor's runs ({@link #cut(int[])}): views of it, in order.
      *
      * @param length a sequence's content length (without [CLS]/[SEP]); ascending along {@code
      *     sorted}
@@ -90,7 +100,7 @@ public final class EncoderRuns {
         int[] lengths = sorted.stream().mapToInt(length).toArray();
         List<List<T>> runs = new ArrayList<>();
         int from = 0;
-        for (int end : cut(lengths, CompiledGraph.MAX_SEQUENCES_PER_RUN, RUN_OVERHEAD_TOKENS)) {
+        for (int end : cut(lengths)) {
             runs.add(sorted.subList(from, end));
             from = end;
         }

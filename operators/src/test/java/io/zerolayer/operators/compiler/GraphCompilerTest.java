@@ -148,6 +148,10 @@ class GraphCompilerTest {
     private static final io.zerolayer.gpu.hardware.DeviceReport TWO_CORE_AVX2 =
             io.zerolayer.gpu.hardware.DeviceReport.cpu(
                     "test", 2, 2.0, 8L << 30, java.util.Set.of("avx2", "fma"));
+    private static final String TICKET =
+            "<task:classify><labels>refund, delivery, account</labels><ticket>"
+                    + "Where is my parcel? It has not come. ".repeat(6)
+                    + "</ticket>";
     private static final String LONG_DOC =
             "Sentence about results. ".repeat(200); // 4800 chars: size bucket 6
 
@@ -155,10 +159,16 @@ class GraphCompilerTest {
         return new CostEstimator(PROFILES.get(profile).orElseThrow(), TWO_CORE_AVX2, 0, cuda);
     }
 
+    /** A triage-like ticket: three labels (a 64-char bucket: 4 label sequences) and six lines. */
+    private CostEstimator.Workload ticketWorkload() {
+        return GraphCompiler.workload(classifier.classify(TICKET));
+    }
+
     @Test
     void everyChoiceIsRecordedWithItsReasonAndAnEstimateForTheHardware() {
         GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
-        ExecutionPlan plan = estimating.compile(classifier.classify("<task:summarize>" + LONG_DOC));
+        ClassifiedPrompt longDoc = classifier.classify("<task:summarize>" + LONG_DOC);
+        ExecutionPlan plan = estimating.compile(longDoc);
         PlanNode encode = plan.node("encode");
         // bucket 6 is taken at its middle, 6144 chars ≈ 1536 tokens ≈ 62 sentences of 1 to 50
         // tokens; cut into runs as the executor cuts them, they pad to less than one run's 52
@@ -174,12 +184,7 @@ class GraphCompilerTest {
         assertThat(flops)
                 .isBetween(
                         EncoderModel.forwardFlops(62, 25 + 2), EncoderModel.forwardFlops(62, 52));
-        int runs =
-                CostEstimator.runs(
-                                GraphCompiler.workload(
-                                        classifier.classify("<task:summarize>" + LONG_DOC)),
-                                1)
-                        .length;
+        int runs = CostEstimator.runs(GraphCompiler.workload(longDoc), 1).size();
         assertThat(runs).isGreaterThan(1);
         // 1.5 s of fp32 against 0.8 s of int8 on cpu-avx2: int8, and the reason says by how much
         assertThat(encode.params().get("precision")).isEqualTo("int8");
@@ -329,9 +334,7 @@ class GraphCompilerTest {
                 java.util.List.of(
                         "<task:summarize>Short ticket.",
                         "<task:summarize>" + "Sentence about results. ".repeat(20),
-                        "<task:classify><labels>refund, delivery, account</labels><ticket>"
-                                + "Where is my parcel? It has not come. ".repeat(6)
-                                + "</ticket>",
+                        TICKET,
                         "<task:summarize>" + LONG_DOC)) {
             ClassifiedPrompt c = classifier.classify(prompt);
             PlanNode encode = estimating.compile(c).node("encode");
@@ -369,18 +372,13 @@ class GraphCompilerTest {
     @Test
     void sortedBatchesOfManySentencesPadLessThanOneRun() {
         CostEstimator cpu = estimator("cpu-avx2", false);
-        CostEstimator.Workload ticket =
-                GraphCompiler.workload(
-                        classifier.classify(
-                                "<task:classify><labels>refund, delivery, account</labels><ticket>"
-                                        + "Where is my parcel? It has not come. ".repeat(6)
-                                        + "</ticket>"));
+        CostEstimator.Workload ticket = ticketWorkload();
         EncoderModel fp32 = EncoderModel.byId("minilm-l6-v2-fp32");
         double alone = cpu.encode(fp32, ticket, 1).micros();
         double inSixtyFour = cpu.encode(fp32, ticket, 64).micros() / 64;
         // alone, a ticket's sentences share one or two runs padded to their longest; 64 tickets'
         // sentences sorted into runs pad hardly at all and share each run's fixed cost (measured
-        // on a 2-core EPYC: a ticket alone costs 1.46x its share of a batch of 32)
+        // on a 2-core EPYC: a ticket alone costs 1.47x its share of a batch of 32)
         assertThat(inSixtyFour / alone).isBetween(0.5, 0.85);
         assertThat(cpu.encode(fp32, ticket, 64).seqLen())
                 .isLessThan(cpu.encode(fp32, ticket, 1).seqLen());
@@ -388,12 +386,7 @@ class GraphCompilerTest {
 
     @Test
     void theEstimateCutsRunsAsTheExecutorDoes() {
-        CostEstimator.Workload ticket =
-                GraphCompiler.workload(
-                        classifier.classify(
-                                "<task:classify><labels>refund, delivery, account</labels><ticket>"
-                                        + "Where is my parcel? It has not come. ".repeat(6)
-                                        + "</ticket>"));
+        CostEstimator.Workload ticket = ticketWorkload();
         int[] lengths = ticket.contentLengths(1);
         assertThat(lengths).isSorted();
         // 64 chars of labels are taken as 4 labels of 4 tokens; the ticket's sentences average 25
@@ -402,16 +395,16 @@ class GraphCompilerTest {
         double mean = java.util.Arrays.stream(lengths, 4, lengths.length).average().orElseThrow();
         assertThat(mean).isCloseTo(25, org.assertj.core.data.Offset.offset(1.0));
         for (int requests : new int[] {1, 8, 64}) {
-            int[][] runs = CostEstimator.runs(ticket, requests);
+            java.util.List<CostEstimator.Run> runs = CostEstimator.runs(ticket, requests);
             // every sequence once, at most 64 a run
-            assertThat(java.util.Arrays.stream(runs).mapToInt(r -> r[0]).sum())
+            assertThat(runs.stream().mapToInt(CostEstimator.Run::sequences).sum())
                     .isEqualTo(lengths.length * requests);
-            assertThat(java.util.Arrays.stream(runs).mapToInt(r -> r[0]))
+            assertThat(runs.stream().mapToInt(CostEstimator.Run::sequences))
                     .allMatch(n -> n >= 1 && n <= 64);
             // the labels ride in runs of their own, not padded to a sentence
-            assertThat(runs[0][1]).isEqualTo(4 + 2);
+            assertThat(runs.get(0).paddedLength()).isEqualTo(4 + 2);
             // and the estimate's padded length is what those runs pad to
-            long padded = java.util.Arrays.stream(runs).mapToLong(r -> (long) r[0] * r[1]).sum();
+            long padded = runs.stream().mapToLong(CostEstimator.Run::paddedTokens).sum();
             assertThat(
                             estimator("cpu-avx2", false)
                                     .encode(
@@ -427,12 +420,7 @@ class GraphCompilerTest {
     @Test
     void aBatchBeyondTheSimulatedSequencesIsEstimatedFromItsRequestsScaledUp() {
         CostEstimator cpu = estimator("cpu-avx2", false);
-        CostEstimator.Workload ticket =
-                GraphCompiler.workload(
-                        classifier.classify(
-                                "<task:classify><labels>refund, delivery, account</labels><ticket>"
-                                        + "Where is my parcel? It has not come. ".repeat(6)
-                                        + "</ticket>"));
+        CostEstimator.Workload ticket = ticketWorkload();
         EncoderModel fp32 = EncoderModel.byId("minilm-l6-v2-fp32");
         int exact = CostEstimator.SIMULATED_SEQUENCES / ticket.sequences();
         CostEstimator.EncodeEstimate cut = cpu.encode(fp32, ticket, exact);
