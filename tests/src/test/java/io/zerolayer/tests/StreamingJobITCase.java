@@ -936,6 +936,55 @@ class StreamingJobITCase {
                 .containsExactlyInAnyOrder("before-restart", "after-restart");
     }
 
+    @Test
+    void sinksWithKnownTopicsKeepAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
+        // each reply waits for the checkpoint that commits it, so 16 round trips in a row span
+        // at least 16 checkpoints: a sink naming a transaction per checkpoint leaves at least 16
+        // ids per writer on the broker, each kept there for transactional.id.expiration.ms
+        for (int i = 0; i < 16; i++) {
+            assertThat(
+                            roundTrip(
+                                            "tx-" + i,
+                                            "<task:answer><output_format:json><question>Who"
+                                                    + " pays?</question>"
+                                                    + contract(i))
+                                    .getStatus())
+                    .isEqualTo(ResponseStatus.OK);
+        }
+        String prefix = conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-";
+        Map<String, Set<String>> idsBySink;
+        try (var admin =
+                org.apache.kafka.clients.admin.Admin.create(
+                        Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            // an id is <prefix>-<sink>-<subtask>-<n>; group them by sink
+            idsBySink =
+                    admin.listTransactions().all().get().stream()
+                            .map(org.apache.kafka.clients.admin.TransactionListing::transactionalId)
+                            .filter(id -> id.startsWith(prefix))
+                            .collect(
+                                    Collectors.groupingBy(
+                                            id -> {
+                                                String writer =
+                                                        id.substring(0, id.lastIndexOf('-'));
+                                                return writer.substring(
+                                                        prefix.length(), writer.lastIndexOf('-'));
+                                            },
+                                            Collectors.toSet()));
+        }
+        // two writers a sink (one per slot), a few ids each: the one in use and those waiting
+        // for their checkpoint's commit (one at a time here; three allowed)
+        for (String sink : List.of("costs", "graphs", "cost-summary", "dlt")) {
+            assertThat(idsBySink.get(sink))
+                    .as("transactional ids of the %s sink", sink)
+                    .isNotEmpty()
+                    .hasSizeLessThanOrEqualTo(3 * SLOTS);
+        }
+        // replies go to each requester's own topic, which the sink cannot list on a restart
+        assertThat(idsBySink.get("replies"))
+                .as("the replies sink names a transaction per checkpoint")
+                .hasSizeGreaterThanOrEqualTo(16);
+    }
+
     /** Waits until the job's consumer group has committed offsets past {@code requests}. */
     private void awaitCommittedOffsets(long requests) throws Exception {
         long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();

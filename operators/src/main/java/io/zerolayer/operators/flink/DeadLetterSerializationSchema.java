@@ -3,6 +3,12 @@ package io.zerolayer.operators.flink;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -13,7 +19,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * Spring writes them).
  */
 public final class DeadLetterSerializationSchema
-        implements KafkaRecordSerializationSchema<DeadLetter> {
+        implements KafkaRecordSerializationSchema<DeadLetter>, KafkaDatasetFacetProvider {
     private final String topic;
 
     public DeadLetterSerializationSchema(String topic) {
@@ -42,5 +48,17 @@ public final class DeadLetterSerializationSchema
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The one topic this writes to. A transactional sink that knows its topics can reuse a few
+     * transactional ids (the connector's POOLING naming): on restart it finds lingering
+     * transactions by asking the broker which producers have open ones on these topics.
+     */
+    @Override
+    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+        return Optional.of(
+                new DefaultKafkaDatasetFacet(
+                        DefaultKafkaDatasetIdentifier.ofTopics(List.of(topic))));
     }
 }
