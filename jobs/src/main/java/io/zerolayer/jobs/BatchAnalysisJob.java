@@ -83,7 +83,6 @@ public final class BatchAnalysisJob {
                                         conf.get(PipelineOptions.ANALYZE_MAX_FILE_SIZE).getBytes()),
                                 files.toArray(Path[]::new))
                         .build();
-        // no control commands in a batch run, but the operators take the broadcast input
         // no control commands in a batch run, but the operators take the broadcast input: an
         // empty stream of them (Flink's collection source cannot be empty, so one is filtered out)
         BroadcastStream<ControlCommand> control =
