@@ -505,12 +505,13 @@ public final class CostEstimator {
     static final double CPU_DOT_FLOPS = 1e9;
 
     /**
-     * Where a summary's n × n sentence similarities run: cuBLAS when the plan runs on CUDA and one
-     * SGEMM plus its copies beats the CPU's loops for the workload's sentences.
+     * Where a summary's sentence similarities run: cuBLAS (one n × n SGEMM) when the plan runs on
+     * CUDA and that plus its copies beats the CPU's loops, which need only O(n·d): each sentence
+     * against the sum of all ({@code ExtractiveSummary.centralities}).
      */
     public Choice similarity(Workload w) {
         int n = Math.max(1, w.sequences() - w.querySequences());
-        double flops = 2.0 * n * n * EncoderModel.HIDDEN_SIZE;
+        double flops = 5.0 * n * EncoderModel.HIDDEN_SIZE;
         double cpu = flops / CPU_DOT_FLOPS * 1e6;
         if (!onGpu()) {
             return new Choice(

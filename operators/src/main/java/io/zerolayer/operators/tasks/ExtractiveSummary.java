@@ -3,7 +3,7 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.execution.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,13 +38,7 @@ final class ExtractiveSummary implements DocumentTask {
                 }
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                for (int j = i + 1; j < n; j++) {
-                    double s = SentenceEncoder.cosine(in.chunkVectors()[i], in.chunkVectors()[j]);
-                    centrality[i] += s;
-                    centrality[j] += s;
-                }
-            }
+            centralities(in.chunkVectors(), centrality);
         }
         List<Integer> picked =
                 IntStream.range(0, n)
@@ -55,7 +49,10 @@ final class ExtractiveSummary implements DocumentTask {
                         .limit(k)
                         .sorted()
                         .toList();
-        long flops = DocumentTask.similarityFlops(n, n) / 2;
+        long flops =
+                in.gram() != null
+                        ? DocumentTask.similarityFlops(n, n) / 2
+                        : centralityFlops(n, EncoderModel.HIDDEN_SIZE);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             ArrayNode arr = root.putArray("sentences");
@@ -135,6 +132,40 @@ final class ExtractiveSummary implements DocumentTask {
             sb.append(sb.isEmpty() ? "" : " ").append(s.path("text").asText());
         }
         return sb.toString();
+    }
+
+    /**
+     * Each sentence's summed similarity to every other, in O(n·d) rather than over the n² pairs:
+     * the vectors are unit length (cosine is their dot product), so Σ_{j≠i} v_i·v_j = v_i·S −
+     * v_i·v_i with S = Σ_j v_j. A 1 MiB document's 13 840 sentences took about a minute as pairs.
+     */
+    static void centralities(float[][] vectors, double[] out) {
+        int n = vectors.length;
+        if (n == 0) {
+            return;
+        }
+        int d = vectors[0].length;
+        double[] sum = new double[d];
+        for (float[] v : vectors) {
+            for (int k = 0; k < d; k++) {
+                sum[k] += v[k];
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            float[] v = vectors[i];
+            double withAll = 0;
+            double self = 0;
+            for (int k = 0; k < d; k++) {
+                withAll += v[k] * sum[k];
+                self += (double) v[k] * v[k];
+            }
+            out[i] = withAll - self;
+        }
+    }
+
+    /** FLOPs of {@link #centralities}: the sum of the vectors, then two dot products each. */
+    static long centralityFlops(long n, long dims) {
+        return n * dims + 4 * n * dims;
     }
 
     private static int sentences(TaskInput in) {

@@ -1,6 +1,7 @@
 package io.zerolayer.operators.tasks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
@@ -70,5 +71,36 @@ class ExtractiveSummaryTest {
         assertThat(calls[0]).isEqualTo(1);
         assertThat(viaGram).isEqualTo(loops);
         assertThat(loops).doesNotContain("weather"); // the outlier is never central
+    }
+
+    @Test
+    void centralitiesFromTheSumOfAllVectorsEqualThePairwiseSums() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int n : new int[] {1, 2, 37, 400}) {
+            float[][] v = new float[n][EncoderModel.HIDDEN_SIZE];
+            for (float[] row : v) {
+                double norm = 0;
+                for (int k = 0; k < row.length; k++) {
+                    row[k] = (float) random.nextGaussian();
+                    norm += row[k] * row[k];
+                }
+                for (int k = 0; k < row.length; k++) {
+                    row[k] /= (float) Math.sqrt(norm);
+                }
+            }
+            double[] pairwise = new double[n];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (j != i) {
+                        pairwise[i] += SentenceEncoder.cosine(v[i], v[j]);
+                    }
+                }
+            }
+            double[] fromSum = new double[n];
+            ExtractiveSummary.centralities(v, fromSum);
+            for (int i = 0; i < n; i++) {
+                assertThat(fromSum[i]).as("n=%d, i=%d", n, i).isCloseTo(pairwise[i], within(1e-4));
+            }
+        }
     }
 }
