@@ -7,6 +7,7 @@ import io.zerolayer.gpu.hardware.DeviceReport;
 import io.zerolayer.gpu.hardware.HardwareProfile;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.execution.EncoderRuns;
+import io.zerolayer.operators.tasks.DocumentTask;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -511,7 +512,7 @@ public final class CostEstimator {
      */
     public Choice similarity(Workload w) {
         int n = Math.max(1, w.sequences() - w.querySequences());
-        double flops = 5.0 * n * EncoderModel.HIDDEN_SIZE;
+        double flops = DocumentTask.centralityFlops(n);
         double cpu = flops / CPU_DOT_FLOPS * 1e6;
         if (!onGpu()) {
             return new Choice(

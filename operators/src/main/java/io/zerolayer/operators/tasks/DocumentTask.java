@@ -46,6 +46,14 @@ public interface DocumentTask {
         return 2L * a * b * EncoderModel.HIDDEN_SIZE;
     }
 
+    /**
+     * FLOPs of a summary's sentence centralities on the CPU ({@code ExtractiveSummary}): the sum of
+     * the {@code n} vectors, then two dot products each (with the sum and with itself).
+     */
+    static long centralityFlops(long n) {
+        return n * EncoderModel.HIDDEN_SIZE + similarityFlops(n, 2);
+    }
+
     static String json(ObjectNode node) {
         try {
             return JSON.writeValueAsString(node);

@@ -3,7 +3,6 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.execution.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,18 +26,14 @@ final class ExtractiveSummary implements DocumentTask {
     public TaskResult decode(TaskInput in, String outputFormat) {
         int n = in.chunks().size();
         int k = Math.min(n, sentences(in));
-        double[] centrality = new double[n];
+        double[] centrality;
+        long flops;
         if (in.gram() != null) { // the plan put the n x n products on the GPU (cuBLAS)
-            float[][] g = in.gram().apply(in.chunkVectors());
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) {
-                    if (j != i) {
-                        centrality[i] += g[i][j];
-                    }
-                }
-            }
+            centrality = gramCentralities(in.gram().apply(in.chunkVectors()));
+            flops = DocumentTask.similarityFlops(n, n) / 2;
         } else {
-            centralities(in.chunkVectors(), centrality);
+            centrality = centralities(in.chunkVectors());
+            flops = DocumentTask.centralityFlops(n);
         }
         List<Integer> picked =
                 IntStream.range(0, n)
@@ -49,10 +44,6 @@ final class ExtractiveSummary implements DocumentTask {
                         .limit(k)
                         .sorted()
                         .toList();
-        long flops =
-                in.gram() != null
-                        ? DocumentTask.similarityFlops(n, n) / 2
-                        : centralityFlops(n, EncoderModel.HIDDEN_SIZE);
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             ArrayNode arr = root.putArray("sentences");
@@ -134,38 +125,46 @@ final class ExtractiveSummary implements DocumentTask {
         return sb.toString();
     }
 
+    /** Each sentence's summed similarity to every other, from the n × n Gram matrix. */
+    private static double[] gramCentralities(float[][] g) {
+        double[] out = new double[g.length];
+        for (int i = 0; i < g.length; i++) {
+            for (int j = 0; j < g.length; j++) {
+                if (j != i) {
+                    out[i] += g[i][j];
+                }
+            }
+        }
+        return out;
+    }
+
     /**
      * Each sentence's summed similarity to every other, in O(n·d) rather than over the n² pairs:
      * the vectors are unit length (cosine is their dot product), so Σ_{j≠i} v_i·v_j = v_i·S −
      * v_i·v_i with S = Σ_j v_j. A 1 MiB document's 13 840 sentences took about a minute as pairs.
      */
-    static void centralities(float[][] vectors, double[] out) {
-        int n = vectors.length;
-        if (n == 0) {
-            return;
+    static double[] centralities(float[][] vectors) {
+        double[] out = new double[vectors.length];
+        if (vectors.length == 0) {
+            return out;
         }
-        int d = vectors[0].length;
-        double[] sum = new double[d];
+        double[] sum = new double[vectors[0].length];
         for (float[] v : vectors) {
-            for (int k = 0; k < d; k++) {
+            for (int k = 0; k < sum.length; k++) {
                 sum[k] += v[k];
             }
         }
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < vectors.length; i++) {
             float[] v = vectors[i];
             double withAll = 0;
             double self = 0;
-            for (int k = 0; k < d; k++) {
+            for (int k = 0; k < sum.length; k++) {
                 withAll += v[k] * sum[k];
                 self += (double) v[k] * v[k];
             }
             out[i] = withAll - self;
         }
-    }
-
-    /** FLOPs of {@link #centralities}: the sum of the vectors, then two dot products each. */
-    static long centralityFlops(long n, long dims) {
-        return n * dims + 4 * n * dims;
+        return out;
     }
 
     private static int sentences(TaskInput in) {

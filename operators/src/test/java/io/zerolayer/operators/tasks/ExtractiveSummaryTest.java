@@ -75,18 +75,11 @@ class ExtractiveSummaryTest {
 
     @Test
     void centralitiesFromTheSumOfAllVectorsEqualThePairwiseSums() {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        java.util.Random random = new java.util.Random(7);
         for (int n : new int[] {1, 2, 37, 400}) {
-            float[][] v = new float[n][EncoderModel.HIDDEN_SIZE];
-            for (float[] row : v) {
-                double norm = 0;
-                for (int k = 0; k < row.length; k++) {
-                    row[k] = (float) random.nextGaussian();
-                    norm += row[k] * row[k];
-                }
-                for (int k = 0; k < row.length; k++) {
-                    row[k] /= (float) Math.sqrt(norm);
-                }
+            float[][] v = new float[n][];
+            for (int i = 0; i < n; i++) {
+                v[i] = RandomUnitVectors.next(random);
             }
             double[] pairwise = new double[n];
             for (int i = 0; i < n; i++) {
@@ -96,8 +89,7 @@ class ExtractiveSummaryTest {
                     }
                 }
             }
-            double[] fromSum = new double[n];
-            ExtractiveSummary.centralities(v, fromSum);
+            double[] fromSum = ExtractiveSummary.centralities(v);
             for (int i = 0; i < n; i++) {
                 assertThat(fromSum[i]).as("n=%d, i=%d", n, i).isCloseTo(pairwise[i], within(1e-4));
             }

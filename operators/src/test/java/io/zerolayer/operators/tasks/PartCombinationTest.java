@@ -34,16 +34,7 @@ class PartCombinationTest {
     }
 
     private float[] unit() {
-        float[] v = new float[EncoderModel.HIDDEN_SIZE];
-        double n = 0;
-        for (int k = 0; k < v.length; k++) {
-            v[k] = (float) random.nextGaussian();
-            n += v[k] * v[k];
-        }
-        for (int k = 0; k < v.length; k++) {
-            v[k] /= (float) Math.sqrt(n);
-        }
-        return v;
+        return RandomUnitVectors.next(random);
     }
 
     private JsonNode decode(String decoder, int from, int to, List<String> queries, float[][] qv)
