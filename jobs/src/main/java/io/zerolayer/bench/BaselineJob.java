@@ -99,7 +99,8 @@ final class BaselineJob {
                         .setBootstrapServers(bootstrap)
                         .setRecordSerializer(
                                 new ReplySerializationSchema(
-                                        conf.get(PipelineOptions.RESPONSES_TOPIC)))
+                                        PipelineOptions.replyTopics(conf),
+                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC)))
                         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                         .setTransactionalIdPrefix(
                                 conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + kind.id)

@@ -29,6 +29,18 @@ public final class PipelineOptions {
                     .defaultValue("zerolayer.responses")
                     .withDescription("Reply topic for requests without a kafka_replyTopic header.");
 
+    public static final ConfigOption<List<String>> REPLY_ALLOWED_TOPICS =
+            ConfigOptions.key("zerolayer.replies.allowed-topics")
+                    .stringType()
+                    .asList()
+                    .defaultValues("zerolayer.replies.*")
+                    .withDescription(
+                            "Topics a request may name in kafka_replyTopic, besides the responses"
+                                + " topic: exact names, or prefixes ending in '*'. The job's own"
+                                + " topics (requests, costs, cost summary, graphs, dead letters,"
+                                + " control) are never allowed. A request naming another topic is"
+                                + " dead-lettered with the reason.");
+
     public static final ConfigOption<String> COSTS_TOPIC =
             ConfigOptions.key("zerolayer.topics.costs")
                     .stringType()
@@ -371,6 +383,21 @@ public final class PipelineOptions {
                                     + " section boundaries into parts of at most this many"
                                     + " characters, run in parallel and combined per document"
                                     + " (--part-chars).");
+
+    /** The reply-topic allow-list these settings describe. */
+    public static io.zerolayer.operators.flink.ReplyTopics replyTopics(
+            org.apache.flink.configuration.Configuration conf) {
+        return new io.zerolayer.operators.flink.ReplyTopics(
+                conf.get(RESPONSES_TOPIC),
+                conf.get(REPLY_ALLOWED_TOPICS),
+                List.of(
+                        conf.get(REQUESTS_TOPIC),
+                        conf.get(COSTS_TOPIC),
+                        conf.get(COST_SUMMARY_TOPIC),
+                        conf.get(GRAPHS_TOPIC),
+                        conf.get(DEAD_LETTERS_TOPIC),
+                        conf.get(CONTROL_TOPIC)));
+    }
 
     public static io.zerolayer.operators.flink.ExecutionSettings execution(
             org.apache.flink.configuration.Configuration conf) {

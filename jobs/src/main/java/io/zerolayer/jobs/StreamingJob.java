@@ -18,6 +18,7 @@ import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
+import io.zerolayer.operators.flink.RequestAdmission;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
@@ -134,7 +135,8 @@ public final class StreamingJob {
                                 bootstrap,
                                 "replies",
                                 new ReplySerializationSchema(
-                                        conf.get(PipelineOptions.RESPONSES_TOPIC))))
+                                        PipelineOptions.replyTopics(conf),
+                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
         DataStream<KernelCostRecord> costs =
@@ -195,7 +197,8 @@ public final class StreamingJob {
                                 bootstrap,
                                 "dlt",
                                 new DeadLetterSerializationSchema(
-                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
+                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes())))
                 .uid("dead-letters-sink")
                 .name("dead letters");
     }
@@ -220,6 +223,7 @@ public final class StreamingJob {
         return new DecodeAndClassifyFunction(
                         contracts(conf).source(),
                         conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                        new RequestAdmission(PipelineOptions.replyTopics(conf)),
                         new SafeModePolicy(
                                 conf.get(PipelineOptions.SAFE_MODE_POLICY),
                                 conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
@@ -276,6 +280,15 @@ public final class StreamingJob {
                 .setProperty(
                         "max.request.size",
                         String.valueOf(conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
+                // a record larger than the producer's buffer fails however large max.request.size
+                // is; the buffer is allocated as records need it
+                .setProperty(
+                        "buffer.memory",
+                        String.valueOf(
+                                Math.max(
+                                        32L << 20,
+                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()
+                                                + (1L << 20))))
                 .build();
     }
 

@@ -26,5 +26,11 @@ public final class ZeroLayerHeaders {
     public static final String DLT_ORIGINAL_PARTITION = "kafka_dlt-original-partition";
     public static final String DLT_ORIGINAL_OFFSET = "kafka_dlt-original-offset";
 
+    /**
+     * On a dead letter cut to fit the largest record the job may write: what was left out, e.g.
+     * {@code value: kept 67043328 of 83886080 bytes}. Absent when the letter is whole.
+     */
+    public static final String DLT_TRUNCATED = "x-zerolayer-dlt-truncated";
+
     private ZeroLayerHeaders() {}
 }

@@ -266,6 +266,17 @@ public final class TaskContracts {
                             + " must be a mapping, got "
                             + (o == null ? "nothing" : o.getClass().getSimpleName()));
         }
+        for (Object key : ((Map<?, ?>) o).keySet()) {
+            if (!(key instanceof String)) {
+                throw new ContractException(
+                        where
+                                + " has key "
+                                + key
+                                + " that is not a name; quote it (\""
+                                + key
+                                + "\") if it is meant as one");
+            }
+        }
         return (Map<String, Object>) o;
     }
 

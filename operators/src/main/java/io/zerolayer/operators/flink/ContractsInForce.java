@@ -54,8 +54,9 @@ final class ContractsInForce implements Serializable {
     }
 
     /**
-     * Applies a reload: parses the new contracts and stores them in broadcast state. A malformed
-     * tasks.yaml is logged and ignored: the contracts in force stay.
+     * Applies a reload: parses the new contracts and stores them in broadcast state. A tasks.yaml
+     * that cannot be read or used, for whatever reason (bad YAML, a non-string key, a missing
+     * file), is logged and ignored: the contracts in force stay.
      */
     TaskContracts reload(ControlCommand command, BroadcastState<String, String> state)
             throws Exception {
@@ -78,6 +79,9 @@ final class ContractsInForce implements Serializable {
             return parsed;
         } catch (ContractException e) {
             LOG.error("reload-contracts ignored, the contracts in force stay: {}", e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            LOG.error("reload-contracts ignored, the contracts in force stay", e);
             return null;
         }
     }

@@ -1,7 +1,10 @@
 package io.zerolayer.operators.flink;
 
-/** An undecodable record, kept byte for byte, with why it could not be decoded. */
+/** A record the job could not serve, kept byte for byte, with why. */
 public class DeadLetter {
+    /** Longest exception message a dead letter carries; a message may quote hostile input. */
+    static final int MAX_MESSAGE_CHARS = 4096;
+
     public RawRecord original;
     public String exceptionClass;
     public String exceptionMessage;
@@ -11,6 +14,13 @@ public class DeadLetter {
     public DeadLetter(RawRecord original, Throwable cause) {
         this.original = original;
         this.exceptionClass = cause.getClass().getName();
-        this.exceptionMessage = String.valueOf(cause.getMessage());
+        String message = String.valueOf(cause.getMessage());
+        this.exceptionMessage =
+                message.length() <= MAX_MESSAGE_CHARS
+                        ? message
+                        : message.substring(0, MAX_MESSAGE_CHARS)
+                                + "… ("
+                                + message.length()
+                                + " chars)";
     }
 }

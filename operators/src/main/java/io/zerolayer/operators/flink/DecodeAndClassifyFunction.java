@@ -34,10 +34,14 @@ import org.apache.flink.util.OutputTag;
  */
 public class DecodeAndClassifyFunction
         extends BroadcastProcessFunction<RawRecord, ControlCommand, RoutedRequest> {
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(DecodeAndClassifyFunction.class);
+
     public static final OutputTag<Reply> REJECTIONS = new OutputTag<>("rejections") {};
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final ContractsInForce contracts;
+    private final RequestAdmission admission;
     private final SafeModePolicy policy;
     private final HotGraphSharder sharder;
     private transient SingleObjectCodec<AnalysisRequest> codec;
@@ -76,13 +80,16 @@ public class DecodeAndClassifyFunction
     /**
      * @param contractsFile the tasks.yaml a bare reload-contracts re-reads, or null for the
      *     built-in
+     * @param admission what a decoded request must satisfy (reply topic, timestamps, sizes)
      */
     public DecodeAndClassifyFunction(
             String contractsYaml,
             String contractsFile,
+            RequestAdmission admission,
             SafeModePolicy policy,
             HotGraphSharder sharder) {
         this.contracts = new ContractsInForce(contractsYaml, contractsFile);
+        this.admission = admission;
         this.policy = policy;
         this.sharder = sharder;
     }
@@ -165,18 +172,27 @@ public class DecodeAndClassifyFunction
         return e;
     }
 
+    /** A control command that fails is logged and ignored, whatever went wrong. */
     @Override
     public void processBroadcastElement(
             ControlCommand command, Context ctx, Collector<RoutedRequest> out) throws Exception {
         if (ControlCommand.RELOAD_CONTRACTS.equals(command.command)) {
-            TaskContracts reloaded =
-                    contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
-            if (reloaded != null) {
-                use(reloaded);
+            try {
+                TaskContracts reloaded =
+                        contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
+                if (reloaded != null) {
+                    use(reloaded);
+                }
+            } catch (RuntimeException e) {
+                LOG.error("Control command {} ignored", command, e);
             }
         }
     }
 
+    /**
+     * The record's error boundary: whatever its bytes and headers, it leaves as a routed request, a
+     * rejection or a dead letter naming what went wrong; it never fails the task.
+     */
     @Override
     public void processElement(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out)
             throws Exception {
@@ -185,21 +201,24 @@ public class DecodeAndClassifyFunction
             use(changed); // contracts reloaded before a restore
         }
         recordsIn.inc();
-        long receivedAt = System.currentTimeMillis();
-        ReplyRoute route = ReplyRoute.of(raw);
-        AnalysisRequest request;
         try {
-            request =
-                    route.json
-                            ? JsonCodec.readRequest(
-                                    raw.value == null ? new byte[0] : raw.value,
-                                    Instant.ofEpochMilli(raw.timestamp))
-                            : codec.decode(raw.value);
-        } catch (RuntimeException e) {
+            route(raw, ctx, out);
+        } catch (RuntimeException | StackOverflowError e) {
             deadLetters.inc();
             ctx.output(DEAD_LETTERS, new DeadLetter(raw, e));
-            return;
         }
+    }
+
+    private void route(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out) {
+        long receivedAt = System.currentTimeMillis();
+        ReplyRoute route = ReplyRoute.of(raw);
+        AnalysisRequest request =
+                route.json
+                        ? JsonCodec.readRequest(
+                                raw.value == null ? new byte[0] : raw.value,
+                                Instant.ofEpochMilli(raw.timestamp))
+                        : codec.decode(raw.value);
+        admission.admit(request, route);
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
@@ -207,7 +226,6 @@ public class DecodeAndClassifyFunction
         if (classified.compiles()) {
             routed.structureId = compiler.graphId(classified);
         } else if (classified.abnormal() && policy.degrades(request.getTenantId())) {
-            safeMode.inc();
             routed.safeMode = true;
             routed.structureId = compiler.safeGraphId();
             for (PromptDiagnostic d : classified.diagnostics()) {
@@ -217,7 +235,6 @@ public class DecodeAndClassifyFunction
                                 d.code(), "warning", d.line(), d.column(), d.message(), d.hint()));
             }
         } else {
-            rejected.inc();
             classified.diagnostics().stream()
                     .filter(PromptDiagnostic::isError)
                     .map(PromptDiagnostic::code)
@@ -238,6 +255,7 @@ public class DecodeAndClassifyFunction
                     new Reply(
                             Responses.rejected(request, classified.diagnostics(), classifyMicros),
                             route));
+            rejected.inc();
             return;
         }
         Estimate estimate = estimate(routed.structureId, routed.safeMode ? null : classified);
@@ -252,5 +270,8 @@ public class DecodeAndClassifyFunction
         routed.classifyMicros = classifyMicros;
         routed.receivedAtMillis = receivedAt;
         out.collect(routed);
+        if (routed.safeMode) {
+            safeMode.inc();
+        }
     }
 }

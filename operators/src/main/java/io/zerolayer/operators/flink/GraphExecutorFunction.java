@@ -377,7 +377,14 @@ public class GraphExecutorFunction
                             Thread.currentThread().getContextClassLoader());
             metrics.gauge("batches_running", () -> inference.size());
         }
-        metrics.gauge("execution_graph_cache_hit_ratio", () -> warmGraphs.hitRatio());
+        // per request, as the counters are: a queued request's second lookup is not a hit
+        metrics.gauge(
+                "execution_graph_cache_hit_ratio",
+                () -> {
+                    long hits = cacheHits.getCount();
+                    long lookups = hits + cacheMisses.getCount();
+                    return lookups == 0 ? 0.0 : (double) hits / lookups;
+                });
         int precompiled = precompileOwnStructures();
         // registered once open() is done: a slot reports ready only when it can serve warm
         metrics.gauge("graphs_ready", () -> 1);
@@ -476,10 +483,19 @@ public class GraphExecutorFunction
         safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
     }
 
+    /** A control command that fails is logged and ignored, whatever went wrong. */
     @Override
     public void processBroadcastElement(ControlCommand command, Context ctx, Collector<Reply> out)
             throws Exception {
-        switch (command.command) {
+        try {
+            control(command, ctx);
+        } catch (RuntimeException e) {
+            LOG.error("Control command {} ignored", command, e);
+        }
+    }
+
+    private void control(ControlCommand command, Context ctx) throws Exception {
+        switch (String.valueOf(command.command)) {
             case ControlCommand.CLEAR_CACHE -> {
                 LOG.info("clear-cache: dropping {} warm graphs", warmGraphs.size());
                 warmGraphs.clear();
@@ -524,7 +540,7 @@ public class GraphExecutorFunction
         }
         Warm warm;
         try {
-            warm = warm(in, ctx);
+            warm = warm(in, ctx, true);
         } catch (RuntimeException e) {
             fail(in, null, e, out);
             return;
@@ -746,7 +762,11 @@ public class GraphExecutorFunction
     /** A request's graph, warm in this slot: compiled (and its descriptor emitted) on a miss. */
     private record Warm(CompiledGraph graph, ClassifiedPrompt classified, long compileMicros) {}
 
-    private Warm warm(RoutedRequest in, ReadOnlyContext ctx) {
+    /**
+     * @param arriving the request's first lookup, on arrival: the one a hit is counted for, so the
+     *     hit ratio is per request; a compile is counted as a miss whenever it happens
+     */
+    private Warm warm(RoutedRequest in, ReadOnlyContext ctx, boolean arriving) {
         ClassifiedPrompt classified =
                 in.safeMode ? null : classifier.classify(in.request.getPrompt());
         if (classified != null && !classified.compiles()) {
@@ -758,7 +778,9 @@ public class GraphExecutorFunction
         String graphId = in.safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
         CompiledGraph graph = warmGraphs.get(graphId);
         if (graph != null) {
-            cacheHits.inc();
+            if (arriving) {
+                cacheHits.inc();
+            }
             return new Warm(graph, classified, 0);
         }
         long start = System.nanoTime();
@@ -811,7 +833,9 @@ public class GraphExecutorFunction
                 continue;
             }
             try {
-                Warm warm = known != null ? known : warm(in, ctx);
+                // looked up again (not counted: its arrival was) in case it was evicted or the
+                // contracts changed while it waited
+                Warm warm = known != null ? known : warm(in, ctx, false);
                 CompiledGraph.BatchInput input;
                 if (in.safeMode) {
                     String text = PromptReader.plainText(in.request.getPrompt(), safeModeMaxChars);
@@ -987,7 +1011,19 @@ public class GraphExecutorFunction
                 fail(b.in(), graph.plan().graphId(), outcome.error(), out);
                 continue;
             }
-            answer(b, graph, outcome.run(), done.fallbackNote(), done.executeMicros(), ctx, out);
+            try {
+                answer(
+                        b,
+                        graph,
+                        outcome.run(),
+                        done.fallbackNote(),
+                        done.executeMicros(),
+                        ctx,
+                        out);
+            } catch (RuntimeException e) {
+                // one request's answer that cannot be built fails that request, not the job
+                fail(b.in(), graph.plan().graphId(), e, out);
+            }
         }
     }
 

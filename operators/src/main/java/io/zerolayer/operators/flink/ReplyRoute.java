@@ -4,11 +4,18 @@ import io.zerolayer.schemas.ZeroLayerHeaders;
 
 /**
  * Where and how a reply goes: Spring Kafka's request/reply conventions. The correlation id is
- * copied byte for byte; a null reply topic means the configured responses topic.
+ * copied byte for byte; a null reply topic means the configured responses topic. The reply topic is
+ * the header's raw value until {@link RequestAdmission} resolves it against the allow-list.
  */
 public class ReplyRoute {
     public String replyTopic;
     public byte[] correlationId;
+
+    /** Where the request was read, for a dead letter if its reply cannot be written. */
+    public String sourceTopic;
+
+    public int sourcePartition;
+    public long sourceOffset;
 
     /** Reply in JSON because the request came as JSON. */
     public boolean json;
@@ -22,6 +29,9 @@ public class ReplyRoute {
             route.replyTopic = null;
         }
         route.correlationId = raw.header(ZeroLayerHeaders.CORRELATION_ID);
+        route.sourceTopic = raw.topic;
+        route.sourcePartition = raw.partition;
+        route.sourceOffset = raw.offset;
         String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
         route.json =
                 contentType != null

@@ -4,31 +4,57 @@ import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a reply to the requester's {@code kafka_replyTopic} (else the responses topic), keyed by
  * request id, with {@code kafka_correlationId} copied unchanged and the graph id as {@code
  * x-execution-graph-id}. JSON requests get JSON replies.
+ *
+ * <p>The last error boundary of a request: the reply topic is checked against the allow-list again
+ * here, and a reply that cannot be written (a topic the allow-list refuses, a response that does
+ * not serialize) goes to the dead-letter topic instead, keyed by request id with the request's
+ * correlation id, its source position and the reason in Spring's DLT headers, and no value. The
+ * sink never fails the job on one record.
  */
 public final class ReplySerializationSchema implements KafkaRecordSerializationSchema<Reply> {
-    private final String defaultTopic;
+    private static final Logger LOG = LoggerFactory.getLogger(ReplySerializationSchema.class);
+
+    private final ReplyTopics replyTopics;
+    private final String deadLetterTopic;
     private transient SingleObjectCodec<AnalysisResponse> codec;
 
-    public ReplySerializationSchema(String defaultTopic) {
-        this.defaultTopic = defaultTopic;
+    public ReplySerializationSchema(ReplyTopics replyTopics, String deadLetterTopic) {
+        this.replyTopics = replyTopics;
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
             Reply reply, KafkaSinkContext context, Long timestamp) {
+        try {
+            return replyRecord(reply);
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Reply to request {} cannot be written; dead-lettered instead: {}",
+                    reply.response == null ? null : reply.response.getRequestId(),
+                    e.toString());
+            return deadLetter(reply, e);
+        }
+    }
+
+    private ProducerRecord<byte[], byte[]> replyRecord(Reply reply) {
         if (codec == null) {
             codec = SingleObjectCodec.of(AnalysisResponse.class);
         }
         AnalysisResponse response = reply.response;
+        String topic = replyTopics.resolve(reply.route.replyTopic);
         RecordHeaders headers = new RecordHeaders();
         if (reply.route.correlationId != null) {
             headers.add(ZeroLayerHeaders.CORRELATION_ID, reply.route.correlationId);
@@ -44,7 +70,6 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
                         .getBytes(StandardCharsets.UTF_8));
         byte[] value =
                 reply.route.json ? JsonCodec.writeResponse(response) : codec.encode(response);
-        String topic = reply.route.replyTopic != null ? reply.route.replyTopic : defaultTopic;
         return new ProducerRecord<>(
                 topic,
                 null,
@@ -52,5 +77,34 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
                 response.getRequestId().getBytes(StandardCharsets.UTF_8),
                 value,
                 headers);
+    }
+
+    private ProducerRecord<byte[], byte[]> deadLetter(Reply reply, RuntimeException e) {
+        RecordHeaders headers = new RecordHeaders();
+        ReplyRoute route = reply.route;
+        if (route != null && route.correlationId != null) {
+            headers.add(ZeroLayerHeaders.CORRELATION_ID, route.correlationId);
+        }
+        DeadLetter reason = new DeadLetter(null, e);
+        headers.add(ZeroLayerHeaders.DLT_EXCEPTION_FQCN, utf8(reason.exceptionClass));
+        headers.add(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE, utf8(reason.exceptionMessage));
+        if (route != null && route.sourceTopic != null) {
+            headers.add(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC, utf8(route.sourceTopic));
+            headers.add(
+                    ZeroLayerHeaders.DLT_ORIGINAL_PARTITION,
+                    ByteBuffer.allocate(Integer.BYTES).putInt(route.sourcePartition).array());
+            headers.add(
+                    ZeroLayerHeaders.DLT_ORIGINAL_OFFSET,
+                    ByteBuffer.allocate(Long.BYTES).putLong(route.sourceOffset).array());
+        }
+        byte[] key =
+                reply.response == null || reply.response.getRequestId() == null
+                        ? null
+                        : utf8(reply.response.getRequestId());
+        return new ProducerRecord<>(deadLetterTopic, null, null, key, null, headers);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

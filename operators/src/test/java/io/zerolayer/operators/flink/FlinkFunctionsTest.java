@@ -32,11 +32,17 @@ class FlinkFunctionsTest {
             new io.zerolayer.operators.contracts.SafeModePolicy(
                     "degrade", Map.of("strict-tenant", "strict"));
 
+    /** Replies to "responses" or any "replies.*" topic; "requests" and "costs" are the job's. */
+    static final RequestAdmission ADMISSION =
+            new RequestAdmission(
+                    new ReplyTopics(
+                            "responses", List.of("replies.*"), List.of("requests", "costs")));
+
     static BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest>
             classifierHarness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new DecodeAndClassifyFunction(
-                        CONTRACTS, null, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)),
+                        CONTRACTS, null, ADMISSION, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)),
                 ControlCommand.STATE);
     }
 
@@ -62,7 +68,7 @@ class FlinkFunctionsTest {
                 fn, r -> r.shardKey, Types.STRING, ControlCommand.STATE);
     }
 
-    private static final SingleObjectCodec<AnalysisRequest> CODEC =
+    static final SingleObjectCodec<AnalysisRequest> CODEC =
             SingleObjectCodec.of(AnalysisRequest.class);
 
     static AnalysisRequest request(String id, String prompt) {
@@ -123,7 +129,7 @@ class FlinkFunctionsTest {
                             ZeroLayerHeaders.CORRELATION_ID,
                             "c-1",
                             ZeroLayerHeaders.REPLY_TOPIC,
-                            "my-replies"),
+                            "replies.mine"),
                     0);
             h.processElement(raw(CODEC.encode(request("bad", "<task:embedd> text"))), 0);
             h.processElement(raw(new byte[] {1, 2, 3}), 0);
@@ -140,7 +146,7 @@ class FlinkFunctionsTest {
             RoutedRequest ok = routed.get(0);
             assertThat(ok.structureId).hasSize(64);
             assertThat(new String(ok.route.correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
-            assertThat(ok.route.replyTopic).isEqualTo("my-replies");
+            assertThat(ok.route.replyTopic).isEqualTo("replies.mine");
             assertThat(routed.get(1).route.json).isTrue();
             assertThat(routed.get(1).structureId)
                     .isEqualTo(ok.structureId); // same structure, JSON or Avro

@@ -28,7 +28,21 @@ import java.util.Map;
  * <pre>{@code {"requestId":"r1","tenantId":"acme","prompt":"<task:summarize> ..."}}</pre>
  */
 public final class JsonCodec {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Longest JSON string accepted: far above any prompt a Kafka record can carry, so a prompt over
+     * the contracts' max-prompt-bytes reaches the type check and is answered ZL030 instead of being
+     * refused by the parser (Jackson's own default is 20 MB).
+     */
+    static final int MAX_STRING_CHARS = 256 << 20;
+
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper(
+                    com.fasterxml.jackson.core.JsonFactory.builder()
+                            .streamReadConstraints(
+                                    com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                                            .maxStringLength(MAX_STRING_CHARS)
+                                            .build())
+                            .build());
 
     private JsonCodec() {}
 
@@ -208,10 +222,14 @@ public final class JsonCodec {
                     "JSON field '"
                             + field
                             + "' must be epoch milliseconds or ISO-8601, got '"
-                            + node.asText()
+                            + excerpt(node.asText())
                             + "'",
                     e);
         }
+    }
+
+    private static String excerpt(String value) {
+        return value.length() <= 80 ? value : value.substring(0, 80) + "…";
     }
 
     private static byte[] bytes(JsonNode node) {

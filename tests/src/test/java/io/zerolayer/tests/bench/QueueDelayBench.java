@@ -98,6 +98,9 @@ public final class QueueDelayBench {
                         new DecodeAndClassifyFunction(
                                 TaskContracts.builtIn().source(),
                                 null,
+                                new io.zerolayer.operators.flink.RequestAdmission(
+                                        new io.zerolayer.operators.flink.ReplyTopics(
+                                                "responses", List.of(), List.of())),
                                 new SafeModePolicy("degrade", Map.of()),
                                 new HotGraphSharder(1, 128, 1_000_000, 1e12)),
                         ControlCommand.STATE)) {
