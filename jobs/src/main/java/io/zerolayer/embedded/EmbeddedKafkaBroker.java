@@ -141,6 +141,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return dataDir;
     }
 
+    /** The names of the topics on the broker now. */
+    public java.util.Set<String> topicNames() {
+        try (Admin admin = admin()) {
+            return admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot list the broker's topics", e);
+        }
+    }
+
     /** Creates topics (name → partitions) that do not exist yet. */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
         partitionsByTopic.forEach(

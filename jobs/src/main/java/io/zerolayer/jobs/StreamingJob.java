@@ -20,6 +20,7 @@ import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RequestAdmission;
 import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.kafka.KnownTopics;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.CostSummary;
@@ -57,6 +58,11 @@ public final class StreamingJob {
      * the executor's parallelism) only re-spreads shards, since the executor keeps no state.
      */
     static final int EXECUTOR_MAX_PARALLELISM = 128;
+
+    /**
+     * How long a reply topic found missing is taken as missing before the broker is asked again.
+     */
+    static final java.time.Duration MISSING_REPLY_TOPIC_REFRESH = java.time.Duration.ofSeconds(5);
 
     private StreamingJob() {}
 
@@ -223,7 +229,11 @@ public final class StreamingJob {
         return new DecodeAndClassifyFunction(
                         contracts(conf).source(),
                         conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
-                        new RequestAdmission(PipelineOptions.replyTopics(conf)),
+                        new RequestAdmission(
+                                PipelineOptions.replyTopics(conf),
+                                new KnownTopics(
+                                        conf.get(PipelineOptions.BOOTSTRAP_SERVERS),
+                                        MISSING_REPLY_TOPIC_REFRESH.toMillis())),
                         new SafeModePolicy(
                                 conf.get(PipelineOptions.SAFE_MODE_POLICY),
                                 conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),

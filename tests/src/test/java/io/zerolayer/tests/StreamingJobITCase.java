@@ -179,7 +179,7 @@ class StreamingJobITCase {
     @Test
     void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
             throws Exception {
-        String replyTopic = freshTopic("client-replies");
+        String replyTopic = freshTopic("zerolayer.replies.client");
         KAFKA.broker().createTopics(Map.of(replyTopic, 1));
         String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
         Map<String, String> prompts = new HashMap<>();

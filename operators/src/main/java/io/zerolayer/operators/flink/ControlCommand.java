@@ -52,10 +52,18 @@ public class ControlCommand {
                         command,
                         root.hasNonNull("contracts") ? root.get("contracts").asText() : null);
             }
-            return new ControlCommand("invalid: unknown command '" + command + "'", null);
+            return new ControlCommand(
+                    "invalid: unknown command '"
+                            + (command == null ? null : InvalidRequestException.excerpt(command))
+                            + "'",
+                    null);
         } catch (IOException e) {
             return new ControlCommand(
-                    "invalid: not JSON (" + new String(value, StandardCharsets.UTF_8) + ")", null);
+                    "invalid: not JSON ("
+                            + InvalidRequestException.excerpt(
+                                    new String(value, StandardCharsets.UTF_8))
+                            + ")",
+                    null);
         }
     }
 

@@ -274,4 +274,9 @@ public class DecodeAndClassifyFunction
             safeMode.inc();
         }
     }
+
+    @Override
+    public void close() throws Exception {
+        admission.close();
+    }
 }

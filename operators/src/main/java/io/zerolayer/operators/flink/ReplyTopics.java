@@ -108,6 +108,11 @@ public final class ReplyTopics implements Serializable {
                         + ")");
     }
 
+    /** Where replies go when a request names no topic. */
+    public String defaultTopic() {
+        return defaultTopic;
+    }
+
     /** The allow-list as configured: default topic, names, then prefixes with their {@code *}. */
     public String describe() {
         List<String> all = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.kafka.KnownTopics;
 import io.zerolayer.schemas.AnalysisRequest;
 import java.io.Serializable;
 import java.time.Instant;
@@ -29,9 +30,26 @@ public final class RequestAdmission implements Serializable {
     static final int MAX_ATTRIBUTE_CHARS = 64 * 1024;
 
     private final ReplyTopics replyTopics;
+    private final KnownTopics existing;
 
+    /** Admission without asking the broker whether reply topics exist (tests, tools). */
     public RequestAdmission(ReplyTopics replyTopics) {
+        this(replyTopics, null);
+    }
+
+    /**
+     * @param existing whether a named reply topic exists; null: not checked
+     */
+    public RequestAdmission(ReplyTopics replyTopics, KnownTopics existing) {
         this.replyTopics = replyTopics;
+        this.existing = existing;
+    }
+
+    /** Releases the connection used to ask about reply topics. */
+    public void close() {
+        if (existing != null) {
+            existing.close();
+        }
     }
 
     /**
@@ -40,7 +58,17 @@ public final class RequestAdmission implements Serializable {
      * @throws InvalidRequestException naming the first value out of bounds
      */
     public void admit(AnalysisRequest request, ReplyRoute route) {
-        route.replyTopic = replyTopics.resolve(route.replyTopic);
+        String requested = route.replyTopic;
+        route.replyTopic = replyTopics.resolve(requested);
+        if (existing != null
+                && !route.replyTopic.equals(replyTopics.defaultTopic())
+                && !existing.exists(route.replyTopic)) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + route.replyTopic
+                            + "' does not exist; create it before sending (the job never creates"
+                            + " topics for requesters)");
+        }
         text("requestId", request.getRequestId(), MAX_REQUEST_ID_CHARS);
         text("tenantId", request.getTenantId(), MAX_TENANT_ID_CHARS);
         if (request.getRequestId().isBlank()) {

@@ -77,6 +77,24 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         }
     }
 
+    /** Sends records in order through one producer, and waits until the broker has them all. */
+    public void sendAll(List<ProducerRecord<byte[], byte[]>> records) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrapServers());
+        p.put("max.request.size", String.valueOf(64 << 20));
+        p.put("buffer.memory", String.valueOf(96 << 20));
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            records.forEach(r -> sent.add(producer.send(r)));
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Sending test records failed", e);
+        }
+    }
+
     /**
      * Reads {@code topic} from the start ({@code read_committed}) until {@code count} records came
      * or the timeout passed, then keeps reading for {@code settle} to catch any extra record.

@@ -1,0 +1,598 @@
+package io.zerolayer.tests;
+
+import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.serde.JsonCodec;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.HostileRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Hostile input through the real broker and job. One job serves the whole class with restarts
+ * turned off, so a record that fails a task fails the job and every later check: for every record
+ * sent, exactly one reply or one dead letter; the job still running after each test; and an
+ * innocent request sent after the hostile ones answered.
+ */
+class HostileInputITCase {
+    private static final int SLOTS = 2;
+    private static final Duration OUTCOME_TIMEOUT = Duration.ofSeconds(120);
+
+    /** Generous: the point is that it is answered at all while hostile records are about. */
+    private static final Duration INNOCENT_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
+            SingleObjectCodec.of(AnalysisRequest.class);
+    private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
+            SingleObjectCodec.of(AnalysisResponse.class);
+
+    /** Prometheus ports of this class's cluster, clear of serve's and the other ITCases'. */
+    private static final int PROMETHEUS_FIRST = 9280;
+
+    private static final int PROMETHEUS_LAST = 9299;
+
+    @RegisterExtension
+    @Order(1)
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(SLOTS)
+                            .setConfiguration(prometheus())
+                            .build());
+
+    private static Configuration prometheus() {
+        Configuration c = new Configuration();
+        c.setString(
+                "metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        c.setString("metrics.reporter.prom.port", PROMETHEUS_FIRST + "-" + PROMETHEUS_LAST);
+        return c;
+    }
+
+    private static Configuration conf;
+    private static JobClient job;
+
+    /** An allowed reply topic that exists. */
+    private static String ownReplies;
+
+    /**
+     * Started before the first test rather than before all: the cluster extension offers its
+     * environment to each test, and outside one a job would run on a second, private cluster.
+     */
+    @BeforeEach
+    void startJobOnce() throws Exception {
+        if (job != null) {
+            return;
+        }
+        conf = new Configuration();
+        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests"));
+        conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
+        conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
+        conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
+        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
+        conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
+        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
+        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        // far below the largest request the broker takes, so a large dead letter must be cut
+        conf.set(PipelineOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
+        ownReplies = freshTopic("zerolayer.replies.it");
+        Map<String, Integer> topics = new HashMap<>();
+        for (var option :
+                List.of(
+                        PipelineOptions.REQUESTS_TOPIC,
+                        PipelineOptions.RESPONSES_TOPIC,
+                        PipelineOptions.COSTS_TOPIC,
+                        PipelineOptions.GRAPHS_TOPIC,
+                        PipelineOptions.COST_SUMMARY_TOPIC,
+                        PipelineOptions.DEAD_LETTERS_TOPIC,
+                        PipelineOptions.CONTROL_TOPIC)) {
+            topics.put(conf.get(option), option == PipelineOptions.REQUESTS_TOPIC ? SLOTS : 1);
+        }
+        topics.put(ownReplies, 1);
+        KAFKA.broker().createTopics(topics);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(SLOTS);
+        Configuration noRestarts = new Configuration();
+        noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        env.configure(noRestarts);
+        StreamingJob.define(env, conf);
+        job = env.executeAsync(StreamingJob.JOB_NAME);
+    }
+
+    @AfterAll
+    static void cancelJob() throws Exception {
+        job.cancel().get();
+    }
+
+    /** With restarts off, a record that failed a task would have failed the job. */
+    @AfterEach
+    void theJobIsStillRunningAndAnswersAnInnocentRequest() throws Exception {
+        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+        Map<String, Outcome> outcome =
+                sendAndAwait(
+                        List.of(
+                                avro(
+                                        request(
+                                                "innocent-" + UUID.randomUUID(),
+                                                "<task:embed><note>Still answering.</note>"))),
+                        INNOCENT_TIMEOUT);
+        assertThat(outcome.values())
+                .singleElement()
+                .satisfies(
+                        o -> {
+                            assertThat(o.where)
+                                    .isEqualTo(conf.get(PipelineOptions.RESPONSES_TOPIC));
+                            assertThat(o.response().getStatus()).isEqualTo(ResponseStatus.OK);
+                        });
+        assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void recordsThatOnceLoopedTheJobEndAsOneDeadLetterOrReplyEach() throws Exception {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        records.add(
+                json(
+                        "{\"requestId\":\"far-submitted\",\"tenantId\":\"t\",\"prompt\":\"<task:embed>"
+                            + " x\",\"submittedAt\":\"+1000000000-01-01T00:00:00Z\"}"));
+        records.add(
+                json(
+                        "{\"requestId\":\"far-deadline\",\"tenantId\":\"t\",\"prompt\":\"<task:embed>"
+                            + " x\",\"deadline\":\"+1000000000-01-01T00:00:00Z\"}"));
+        for (String topic : List.of("../x", "t".repeat(300))) {
+            records.add(
+                    avro(
+                            request("illegal-topic", "<task:embed> x"),
+                            ZeroLayerHeaders.REPLY_TOPIC,
+                            topic));
+        }
+        String huge = "The pump failed twice. ".repeat((40 << 20) / 23);
+        records.add(json("{\"requestId\":\"40mb-bad\",\"prompt\":\"" + huge));
+        records.add(
+                json(
+                        "{\"requestId\":\"40mb\",\"tenantId\":\"t\",\"prompt\":\"<task:summarize>"
+                                + huge
+                                + "\"}"));
+        Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
+
+        List<Outcome> list = new ArrayList<>(outcomes.values());
+        String dlt = conf.get(PipelineOptions.DEAD_LETTERS_TOPIC);
+        for (int i = 0; i < 4; i++) {
+            assertThat(list.get(i).where).as(list.get(i).toString()).isEqualTo(dlt);
+            assertThat(list.get(i).header(ZeroLayerHeaders.DLT_EXCEPTION_FQCN))
+                    .endsWith("InvalidRequestException");
+        }
+        assertThat(list.get(0).header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .startsWith("submittedAt +1000000000-01-01T00:00:00Z is outside");
+        assertThat(list.get(1).header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .startsWith("deadline +1000000000");
+        assertThat(list.get(2).header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .contains("'../x' is not a legal Kafka topic name");
+        assertThat(list.get(3).header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .contains("(300 chars)' is not a legal Kafka topic name");
+
+        // the broken 40 MB JSON is dead-lettered, cut to the 8 MB the job may write, and says so
+        Outcome bad = list.get(4);
+        assertThat(bad.where).isEqualTo(dlt);
+        assertThat(bad.header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)).startsWith("Not valid JSON");
+        assertThat(bad.header(ZeroLayerHeaders.DLT_TRUNCATED))
+                .matches("value: kept \\d+ of " + records.get(4).value().length + " bytes");
+        assertThat(bad.record.value().length).isBetween(7 << 20, 8 << 20);
+
+        // a well-formed 40 MB prompt is over the contracts' 32 MiB: a type error, answered
+        Outcome tooBig = list.get(5);
+        assertThat(tooBig.where).isEqualTo(conf.get(PipelineOptions.RESPONSES_TOPIC));
+        AnalysisResponse rejected = JsonCodec.readResponse(tooBig.record.value());
+        assertThat(rejected.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+        assertThat(rejected.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL030");
+    }
+
+    @Test
+    void theReplyTopicCannotWriteIntoTheJobsOwnTopicsOrOnesNotAllowedOrMissing() throws Exception {
+        List<String> forbidden =
+                List.of(
+                        conf.get(PipelineOptions.COSTS_TOPIC),
+                        conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                        conf.get(PipelineOptions.GRAPHS_TOPIC),
+                        conf.get(PipelineOptions.CONTROL_TOPIC),
+                        conf.get(PipelineOptions.REQUESTS_TOPIC),
+                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                        "elsewhere",
+                        "zerolayer.replies.never-created");
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (String topic : forbidden) {
+            records.add(
+                    avro(
+                            request("to-" + topic, "<task:embed> x"),
+                            ZeroLayerHeaders.REPLY_TOPIC,
+                            topic));
+        }
+        records.add(
+                avro(
+                        request("to-own", "<task:embed> x"),
+                        ZeroLayerHeaders.REPLY_TOPIC,
+                        ownReplies));
+        Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
+
+        List<Outcome> list = new ArrayList<>(outcomes.values());
+        for (int i = 0; i < forbidden.size(); i++) {
+            Outcome o = list.get(i);
+            assertThat(o.where)
+                    .as(forbidden.get(i))
+                    .isEqualTo(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+            assertThat(o.header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                    .contains("'" + forbidden.get(i) + "'")
+                    .containsAnyOf(
+                            "one of the job's own topics",
+                            "not on the reply-topic allow-list",
+                            "does not exist");
+        }
+        assertThat(list.get(forbidden.size()).where).isEqualTo(ownReplies);
+        assertThat(list.get(forbidden.size()).response().getStatus()).isEqualTo(ResponseStatus.OK);
+        // nothing forged: no record in the job's other topics carries a correlation id
+        for (var option :
+                List.of(
+                        PipelineOptions.COSTS_TOPIC,
+                        PipelineOptions.COST_SUMMARY_TOPIC,
+                        PipelineOptions.GRAPHS_TOPIC,
+                        PipelineOptions.CONTROL_TOPIC,
+                        PipelineOptions.REQUESTS_TOPIC)) {
+            for (ConsumerRecord<byte[], byte[]> r :
+                    KAFKA.read(
+                            conf.get(option),
+                            Integer.MAX_VALUE,
+                            Duration.ofSeconds(3),
+                            Duration.ZERO)) {
+                if (option != PipelineOptions.REQUESTS_TOPIC) {
+                    assertThat(r.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID))
+                            .as("record in %s", conf.get(option))
+                            .isNull();
+                }
+            }
+        }
+        assertThat(KAFKA.broker().topicNames()).doesNotContain("zerolayer.replies.never-created");
+    }
+
+    @Test
+    void controlCommandsThatFailAreIgnoredAndTheJobKeepsAnswering() throws Exception {
+        String control = conf.get(PipelineOptions.CONTROL_TOPIC);
+        List<ProducerRecord<byte[], byte[]>> commands = new ArrayList<>();
+        for (String value :
+                List.of(
+                        "{\"command\":\"reload-contracts\",\"contracts\":\"1: x\\nversion: 9\\n\"}",
+                        "{\"command\":\"reload-contracts\",\"contracts\":\"? [a, b]\\n: c\\n\"}",
+                        "{\"command\":\"reload-contracts\",\"contracts\":\"tags: [\"}",
+                        "{\"command\":\"reboot\"}",
+                        "not json at all",
+                        "{\"command\":\"" + "x".repeat(1 << 20) + "\"}")) {
+            commands.add(new ProducerRecord<>(control, value.getBytes(StandardCharsets.UTF_8)));
+        }
+        commands.add(new ProducerRecord<>(control, (byte[]) null));
+        KAFKA.sendAll(commands);
+        // the innocent request after this test shows every slot still answers with the contracts
+        // it had; a summarize request checks the contracts in force were not replaced
+        Map<String, Outcome> after =
+                sendAndAwait(
+                        List.of(
+                                avro(
+                                        request(
+                                                "after-control",
+                                                "<task:summarize> One. Two. Three."))),
+                        OUTCOME_TIMEOUT);
+        assertThat(after.values())
+                .singleElement()
+                .satisfies(o -> assertThat(o.response().getStatus()).isEqualTo(ResponseStatus.OK));
+    }
+
+    @Test
+    void aCorpusOfBadRecordsThatAlreadyWorkedStillDoes() throws Exception {
+        byte[] good = REQUESTS.encode(request("good", "<task:embed> XYZ"));
+        byte[] invalidUtf8 = good.clone();
+        invalidUtf8[new String(good, StandardCharsets.ISO_8859_1).indexOf("XYZ")] = (byte) 0xC3;
+        byte[] otherSchema =
+                SingleObjectCodec.of(ExecutionGraph.class)
+                        .encode(
+                                ExecutionGraph.newBuilder()
+                                        .setGraphId("g")
+                                        .setSignature("s")
+                                        .setTask("t")
+                                        .setOutputFormat("json")
+                                        .setFidelity(io.zerolayer.schemas.Fidelity.FULL)
+                                        .setContractVersion("c")
+                                        .setCompilerVersion("c")
+                                        .setRuntimeVersion("r")
+                                        .setHardwareProfile("h")
+                                        .setModelChecksums(Map.of())
+                                        .setNodes(List.of())
+                                        .setCompiledAt(Instant.now())
+                                        .build());
+        AnalysisRequest bigAttributes = request("big-attributes", "<task:embed> x");
+        bigAttributes.setAttributes(Map.of("blob", "a".repeat(1 << 20)));
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        records.add(raw(new byte[0]));
+        records.add(raw(new byte[] {0x7f, 0x45, 0x4c, 0x46}));
+        records.add(raw(invalidUtf8));
+        records.add(raw(otherSchema));
+        records.add(raw(java.util.Arrays.copyOf(good, good.length - 5)));
+        records.add(avro(bigAttributes));
+        records.add(
+                avro(
+                        request(
+                                "deep",
+                                "<task:summarize>"
+                                        + "<note>".repeat(10_000)
+                                        + "The pump failed."
+                                        + "</note>".repeat(10_000))));
+        records.add(avro(request("many-tags", "<task:summarize>" + "<br/>".repeat(20_000) + "x")));
+        records.add(
+                avro(
+                        request(
+                                "long-attribute",
+                                "<task:summarize><document format=\""
+                                        + "p".repeat(1 << 20)
+                                        + "\">x</document>")));
+        records.add(avro(request("no-text", "<task:summarize>")));
+        records.add(
+                avro(
+                        request("json-as-avro", "<task:embed> x"),
+                        ZeroLayerHeaders.CONTENT_TYPE,
+                        "application/json"));
+        records.add(json("{\"requestId\":\"deep-json\",\"prompt\":" + "[".repeat(5000) + "}"));
+        records.add(json("{\"requestId\":1,\"tenantId\":[],\"prompt\":{}}"));
+        Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
+        assertThat(outcomes).hasSize(records.size());
+        assertThat(outcomes.values())
+                .filteredOn(o -> o.where.equals(conf.get(PipelineOptions.RESPONSES_TOPIC)))
+                .extracting(o -> o.response().getRequestId())
+                .containsExactlyInAnyOrder("deep", "many-tags", "long-attribute", "no-text");
+    }
+
+    @Test
+    void generatedMalformedRequestsAndHeadersEachEndAsExactlyOneReplyOrDeadLetter()
+            throws Exception {
+        List<String> topics =
+                List.of(
+                        ownReplies,
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        conf.get(PipelineOptions.COSTS_TOPIC),
+                        conf.get(PipelineOptions.CONTROL_TOPIC),
+                        conf.get(PipelineOptions.GRAPHS_TOPIC));
+        long seed = Long.getLong("zerolayer.hostile.seed", System.nanoTime());
+        List<HostileRecords.Hostile> drawn = new HostileRecords(topics).draw(150, seed);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (HostileRecords.Hostile h : drawn) {
+            ProducerRecord<byte[], byte[]> r =
+                    new ProducerRecord<>(
+                            conf.get(PipelineOptions.REQUESTS_TOPIC), h.key(), h.value());
+            h.headers().forEach(x -> r.headers().add(x.name(), x.value()));
+            records.add(r);
+        }
+        Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
+        assertThat(outcomes)
+                .as("seed %d (rerun with -Dzerolayer.hostile.seed=%d)", seed, seed)
+                .hasSize(drawn.size());
+        // and nothing reached the job's own topics as a reply
+        for (Outcome o : outcomes.values()) {
+            assertThat(o.where)
+                    .as("seed %d", seed)
+                    .isIn(
+                            ownReplies,
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+        }
+    }
+
+    @Test
+    void theExecutorCountsOneCacheLookupPerRequestItRuns() throws Exception {
+        long before =
+                metricSum("execution_graph_cache_hit_total")
+                        + metricSum("execution_graph_cache_miss_total");
+        List<ProducerRecord<byte[], byte[]>> burst = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            burst.add(avro(request("burst-" + i, "<task:embed> Ticket number " + i + " is open.")));
+        }
+        Map<String, Outcome> outcomes = sendAndAwait(burst, OUTCOME_TIMEOUT);
+        assertThat(outcomes.values())
+                .allSatisfy(o -> assertThat(o.response().getStatus()).isEqualTo(ResponseStatus.OK));
+        long after = before;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (after - before < burst.size() && System.nanoTime() < deadline) {
+            Thread.sleep(500); // the reporter reads counters when scraped; they are updated first
+            after =
+                    metricSum("execution_graph_cache_hit_total")
+                            + metricSum("execution_graph_cache_miss_total");
+        }
+        Thread.sleep(1000);
+        after =
+                metricSum("execution_graph_cache_hit_total")
+                        + metricSum("execution_graph_cache_miss_total");
+        assertThat(after - before)
+                .as("executor lookups counted for %d requests", burst.size())
+                .isEqualTo(burst.size());
+    }
+
+    // ---- sending, and where each record ended ----
+
+    /** Where a record ended: the topic and the record there. */
+    record Outcome(String where, ConsumerRecord<byte[], byte[]> record) {
+        String header(String name) {
+            Header h = record.headers().lastHeader(name);
+            return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        }
+
+        AnalysisResponse response() {
+            return RESPONSES.decode(record.value());
+        }
+
+        @Override
+        public String toString() {
+            return where + " " + header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE);
+        }
+    }
+
+    /**
+     * Sends the records, each with a correlation id of its own as its last header, and returns
+     * where each ended, in the order sent. Fails unless each ended exactly once, as a reply or a
+     * dead letter, within the timeout (and stays once for a further two seconds).
+     */
+    private Map<String, Outcome> sendAndAwait(
+            List<ProducerRecord<byte[], byte[]>> records, Duration timeout) throws Exception {
+        Map<String, ProducerRecord<byte[], byte[]>> byCorrelation = new LinkedHashMap<>();
+        for (ProducerRecord<byte[], byte[]> r : records) {
+            String correlation = "hostile-" + UUID.randomUUID();
+            r.headers()
+                    .add(
+                            ZeroLayerHeaders.CORRELATION_ID,
+                            correlation.getBytes(StandardCharsets.UTF_8));
+            byCorrelation.put(correlation, r);
+        }
+        KAFKA.sendAll(records);
+        List<String> places =
+                List.of(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        ownReplies,
+                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+        Map<String, List<Outcome>> seen = new HashMap<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean settled = false;
+        while (true) {
+            seen.clear();
+            for (String place : places) {
+                for (ConsumerRecord<byte[], byte[]> r :
+                        KAFKA.read(
+                                place, Integer.MAX_VALUE, Duration.ofSeconds(1), Duration.ZERO)) {
+                    Header h = r.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID);
+                    String correlation =
+                            h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+                    if (byCorrelation.containsKey(correlation)) {
+                        seen.computeIfAbsent(correlation, c -> new ArrayList<>())
+                                .add(new Outcome(place, r));
+                    }
+                }
+            }
+            if (seen.size() == byCorrelation.size()) {
+                if (settled) {
+                    break;
+                }
+                settled = true;
+                Thread.sleep(2000); // time for a duplicate to show
+                continue;
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        Map<String, Outcome> out = new LinkedHashMap<>();
+        List<String> missing = new ArrayList<>();
+        for (String correlation : byCorrelation.keySet()) {
+            List<Outcome> found = seen.getOrDefault(correlation, List.of());
+            assertThat(found).as("outcomes of %s", correlation).hasSizeLessThanOrEqualTo(1);
+            if (found.isEmpty()) {
+                missing.add(correlation);
+            } else {
+                out.put(correlation, found.get(0));
+            }
+        }
+        assertThat(missing).as("records with neither a reply nor a dead letter").isEmpty();
+        return out;
+    }
+
+    private static AnalysisRequest request(String id, String prompt) {
+        return AnalysisRequest.newBuilder()
+                .setRequestId(id)
+                .setTenantId("hostile")
+                .setPrompt(prompt)
+                .setSubmittedAt(Instant.now())
+                .setAttributes(Map.of())
+                .build();
+    }
+
+    private static ProducerRecord<byte[], byte[]> avro(AnalysisRequest request, String... headers) {
+        ProducerRecord<byte[], byte[]> r = raw(REQUESTS.encode(request));
+        for (int i = 0; i < headers.length; i += 2) {
+            r.headers().add(headers[i], headers[i + 1].getBytes(StandardCharsets.UTF_8));
+        }
+        return r;
+    }
+
+    private static ProducerRecord<byte[], byte[]> json(String body) {
+        ProducerRecord<byte[], byte[]> r = raw(body.getBytes(StandardCharsets.UTF_8));
+        r.headers()
+                .add(
+                        ZeroLayerHeaders.CONTENT_TYPE,
+                        ZeroLayerHeaders.JSON.getBytes(StandardCharsets.UTF_8));
+        return r;
+    }
+
+    private static ProducerRecord<byte[], byte[]> raw(byte[] value) {
+        return new ProducerRecord<>(conf.get(PipelineOptions.REQUESTS_TOPIC), value);
+    }
+
+    /** A counter of the executor summed over its subtasks, for this class's job. */
+    private static long metricSum(String metric) {
+        String jobId = job.getJobID().toString();
+        double sum = 0;
+        for (int port = PROMETHEUS_FIRST; port <= PROMETHEUS_LAST; port++) {
+            String text;
+            try (var in =
+                    java.net
+                            .URI
+                            .create("http://localhost:" + port + "/metrics")
+                            .toURL()
+                            .openStream()) {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (java.io.IOException nothingThere) {
+                continue;
+            }
+            for (String line : text.split("\n")) {
+                if (line.startsWith("flink_taskmanager_job_task_operator_" + metric + "{")
+                        && line.contains("job_id=\"" + jobId + "\"")) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return Math.round(sum);
+    }
+}
