@@ -61,11 +61,13 @@ final class CostReport {
                <span class="total">Total: <b id="total"></b></span></p>
             <h2>Cost by tenant</h2><svg id="by-tenant" width="900"></svg>
             <h2>Cost by kernel</h2><svg id="by-kernel" width="900"></svg>
-            <h2>Cost over time (per minute)</h2><svg id="over-time" width="900" height="240"></svg>
+            <h2>Cost over time (per minute)</h2><svg id="over-time" width="900" height="256"></svg>
             <h2>Top graphs</h2><svg id="top-graphs" width="900"></svg>
             <script>
             const rows = {{DATA}};
-            const usd = n => '$' + (n / 1e9).toFixed(n >= 1e9 ? 2 : 6);
+            // below a micro-dollar, six decimals would print $0.000000: say the nano-dollars
+            const usd = n => n >= 1e9 ? '$' + (n / 1e9).toFixed(2)
+                : n >= 1e3 ? '$' + (n / 1e9).toFixed(6) : Math.round(n) + ' nano-$';
             const cost = r => r[4] + r[5] + r[6] + r[7];
             function sum(keyOf) {
               const m = new Map();
@@ -95,17 +97,29 @@ final class CostReport {
             function timeline(id, entries) {
               const svg = document.getElementById(id);
               const max = Math.max(1, ...entries.map(e => e[1]));
-              const w = 860 / Math.max(1, entries.length);
+              const left = 110, w = 760 / Math.max(1, entries.length);
+              // y axis: cost per minute, ticks at 0, half and the largest minute
+              el(svg, 'line', {class: 'axis', x1: left - 4, y1: 10, x2: left - 4, y2: 210,
+                               stroke: '#444'});
+              for (const f of [0, 0.5, 1]) {
+                const y = 210 - 200 * f;
+                el(svg, 'line', {class: 'axis', x1: left - 9, y1: y, x2: left - 4, y2: y,
+                                 stroke: '#444'});
+                el(svg, 'text', {class: 'y-tick', x: left - 12, y: y + 4, 'text-anchor': 'end'},
+                   usd(max * f));
+              }
               entries.forEach(([minute, value], i) => {
                 const h = 200 * value / max;
-                el(svg, 'rect', {class: 'bar time', x: 20 + i * w, y: 210 - h,
+                el(svg, 'rect', {class: 'bar time', x: left + i * w, y: 210 - h,
                                  width: Math.max(1, w - 2), height: Math.max(1, h)});
               });
               if (entries.length) {
-                el(svg, 'text', {x: 20, y: 230}, new Date(entries[0][0]).toISOString().slice(0, 16));
-                el(svg, 'text', {x: 700, y: 230},
+                el(svg, 'text', {x: left, y: 230}, new Date(entries[0][0]).toISOString().slice(0, 16));
+                el(svg, 'text', {x: 740, y: 230},
                    new Date(entries[entries.length - 1][0]).toISOString().slice(0, 16));
               }
+              el(svg, 'text', {class: 'x-title', x: 440, y: 248, 'text-anchor': 'middle'},
+                 'minute (UTC)');
             }
             document.getElementById('total').textContent = usd(rows.reduce((a, r) => a + cost(r), 0));
             bars('by-tenant', sum(r => r[0]));

@@ -59,8 +59,10 @@ final class DemoCommand implements Callable<Integer> {
     Duration timeout;
 
     @Option(
-            names = "--kafka-data",
-            description = "Broker data folder. Default: a temporary folder, deleted at the end.")
+            names = {"--data", "--kafka-data"},
+            description =
+                    "Folder for the broker's data and the job's checkpoints, kept across runs."
+                            + " Default: a temporary folder, deleted at the end.")
     Path kafkaData;
 
     @Mixin PipelineSettings settings;

@@ -19,9 +19,13 @@ import picocli.CommandLine.Option;
                         + " Ctrl-C.")
 final class ServeCommand implements Callable<Integer> {
     @Option(
-            names = "--kafka-data",
-            description = "Broker data folder (kept across runs). Default: a temporary folder.")
-    Path kafkaData;
+            names = {"--data", "--kafka-data"},
+            description =
+                    "Folder for the broker's data and the job's checkpoints, kept across runs: a"
+                        + " restart keeps the broker's port and resumes the job from its last"
+                        + " checkpoint, so requests in flight are answered exactly once. Default: a"
+                        + " temporary folder, removed on exit.")
+    Path dataDir;
 
     @Option(
             names = "--parallelism",
@@ -34,7 +38,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
-        EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, kafkaData, parallelism);
+        EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, dataDir, parallelism);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -46,6 +50,22 @@ final class ServeCommand implements Callable<Integer> {
                                 }));
         Configuration c = pipeline.configuration();
         System.out.println("ZeroLayer is serving.");
+        if (dataDir == null) {
+            System.out.println(
+                    "  data              : temporary ("
+                            + pipeline.dataDir()
+                            + "): topics, offsets and job state are removed on exit; use --data"
+                            + " DIR to keep them across restarts");
+        } else {
+            System.out.println(
+                    "  data              : "
+                            + dataDir.toAbsolutePath()
+                            + " (kept; "
+                            + (pipeline.resumedFrom() == null
+                                    ? "no checkpoint yet, the job starts afresh"
+                                    : "resumed from " + pipeline.resumedFrom().getFileName())
+                            + ")");
+        }
         System.out.println("  bootstrap servers : " + pipeline.bootstrapServers());
         System.out.println("  requests          : " + c.get(PipelineOptions.REQUESTS_TOPIC));
         System.out.println(

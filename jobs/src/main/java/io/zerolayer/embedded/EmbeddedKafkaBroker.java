@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A real single-node Kafka broker in KRaft mode (combined broker and controller), started in this
  * JVM: the storage is formatted like {@code kafka-storage.sh format} does, then {@link
- * KafkaRaftServer} runs on free local ports. Data lives in the given folder, or in a temporary one
- * that is deleted on close.
+ * KafkaRaftServer} runs on local ports. Data lives in the given folder, whose broker keeps its
+ * ports across restarts, or in a temporary one on free ports that is deleted on close (or, when its
+ * process was killed, by the next broker started without a folder).
  *
  * <pre>{@code
  * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(null)) {
@@ -62,11 +63,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         long started = System.nanoTime();
         try {
             boolean temporary = dataDir == null;
-            Path dir = temporary ? Files.createTempDirectory("zerolayer-kafka-") : dataDir;
+            Path dir;
+            if (temporary) {
+                removeAbandonedTemporaryFolders();
+                dir = Files.createTempDirectory(TEMPORARY_PREFIX);
+                Files.writeString(
+                        dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+            } else {
+                dir = dataDir;
+            }
             Path logs = dir.resolve("logs");
             Files.createDirectories(logs);
-            int brokerPort = freePort();
-            int controllerPort = freePort();
+            int[] ports = temporary ? new int[] {freePort(), freePort()} : keptPorts(dir);
+            int brokerPort = ports[0];
+            int controllerPort = ports[1];
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
@@ -192,11 +202,100 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         server.shutdown();
         server.awaitShutdown();
         if (deleteOnClose) {
-            try (Stream<Path> files = Files.walk(dataDir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                LOG.warn("Could not delete {}", dataDir, e);
+            deleteRecursively(dataDir);
+        }
+    }
+
+    /** Prefix of the temporary folders of brokers started without a data folder. */
+    static final String TEMPORARY_PREFIX = "zerolayer-kafka-";
+
+    /** In a temporary folder: the pid of the process that owns it. */
+    static final String OWNER_FILE = "owner.pid";
+
+    /** In a data folder: the ports its broker listens on, kept so clients find it again. */
+    static final String PORTS_FILE = "ports.properties";
+
+    /**
+     * The broker and controller ports of a data folder: those it used before, so that clients and
+     * the committed offsets' bootstrap address stay valid across restarts; new free ones the first
+     * time.
+     */
+    static int[] keptPorts(Path dir) throws IOException {
+        Path file = dir.resolve(PORTS_FILE);
+        Properties ports = new Properties();
+        if (Files.exists(file)) {
+            try (var in = Files.newInputStream(file)) {
+                ports.load(in);
             }
+            int broker = Integer.parseInt(ports.getProperty("broker"));
+            int controller = Integer.parseInt(ports.getProperty("controller"));
+            for (int port : new int[] {broker, controller}) {
+                if (!isFree(port)) {
+                    throw new IllegalStateException(
+                            "Port "
+                                    + port
+                                    + ", which the broker of "
+                                    + dir
+                                    + " listens on, is taken: is another zerolayer serve using"
+                                    + " this folder? Stop it, or delete "
+                                    + file
+                                    + " to take new ports (clients then need the new address)");
+                }
+            }
+            return new int[] {broker, controller};
+        }
+        int[] fresh = {freePort(), freePort()};
+        ports.setProperty("broker", Integer.toString(fresh[0]));
+        ports.setProperty("controller", Integer.toString(fresh[1]));
+        try (var out = Files.newOutputStream(file)) {
+            ports.store(out, "Ports of the embedded broker of this data folder");
+        }
+        return fresh;
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress("localhost", port));
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the temporary folders of brokers whose process has gone without closing them (killed,
+     * or the JVM crashed), so a killed {@code serve} does not leave its data behind for good.
+     */
+    static void removeAbandonedTemporaryFolders() {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> folders = Files.list(tmp)) {
+            folders.filter(p -> p.getFileName().toString().startsWith(TEMPORARY_PREFIX))
+                    .filter(EmbeddedKafkaBroker::abandoned)
+                    .forEach(
+                            p -> {
+                                LOG.info("Removing {}, left by a broker that is gone", p);
+                                deleteRecursively(p);
+                            });
+        } catch (IOException e) {
+            LOG.debug("Cannot list {} for abandoned broker folders", tmp, e);
+        }
+    }
+
+    private static boolean abandoned(Path folder) {
+        try {
+            long pid = Long.parseLong(Files.readString(folder.resolve(OWNER_FILE)).strip());
+            return ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
+        } catch (IOException | NumberFormatException e) {
+            return false; // not ours to judge: no owner recorded
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}", dir, e);
         }
     }
 

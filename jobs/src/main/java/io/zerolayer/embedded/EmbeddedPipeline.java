@@ -24,25 +24,37 @@ public final class EmbeddedPipeline implements AutoCloseable {
     private final EmbeddedKafkaBroker broker;
     private final JobClient job;
     private final Configuration conf;
+    private final Path resumedFrom;
 
-    private EmbeddedPipeline(EmbeddedKafkaBroker broker, JobClient job, Configuration conf) {
+    private EmbeddedPipeline(
+            EmbeddedKafkaBroker broker, JobClient job, Configuration conf, Path resumedFrom) {
         this.broker = broker;
         this.job = job;
         this.conf = conf;
+        this.resumedFrom = resumedFrom;
     }
 
     /**
      * @param flinkConf Flink and {@link PipelineOptions} settings; the bootstrap servers are set
      *     here
-     * @param kafkaDataDir broker data folder, or null for a temporary one
+     * @param dataDir folder for the broker's data and the job's checkpoints, kept across restarts
+     *     (the job resumes from its latest checkpoint); null for a temporary broker folder and
+     *     checkpoints in memory, all gone on exit
      * @param parallelism task slots of the local cluster and partitions of the requests topic
      */
-    public static EmbeddedPipeline start(
-            Configuration flinkConf, Path kafkaDataDir, int parallelism) throws Exception {
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(kafkaDataDir);
+    public static EmbeddedPipeline start(Configuration flinkConf, Path dataDir, int parallelism)
+            throws Exception {
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir);
         try {
             Configuration conf = new Configuration(flinkConf);
             conf.set(PipelineOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+            Path resumedFrom =
+                    dataDir == null
+                            ? null
+                            : new RetainedCheckpoints(dataDir).configure(conf).orElse(null);
+            if (resumedFrom != null) {
+                LOG.info("Resuming the streaming job from checkpoint {}", resumedFrom);
+            }
             Map<String, Integer> topics = new LinkedHashMap<>();
             topics.put(conf.get(PipelineOptions.REQUESTS_TOPIC), parallelism);
             topics.put(conf.get(PipelineOptions.RESPONSES_TOPIC), 1);
@@ -57,7 +69,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
                     StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
             StreamingJob.define(env, conf);
             JobClient job = env.executeAsync(StreamingJob.JOB_NAME);
-            EmbeddedPipeline pipeline = new EmbeddedPipeline(broker, job, conf);
+            EmbeddedPipeline pipeline = new EmbeddedPipeline(broker, job, conf, resumedFrom);
             pipeline.awaitRunning(Duration.ofSeconds(60));
             return pipeline;
         } catch (Exception | Error e) {
@@ -72,6 +84,16 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
     public Configuration configuration() {
         return conf;
+    }
+
+    /** The checkpoint the job resumed from, or null when it started afresh. */
+    public Path resumedFrom() {
+        return resumedFrom;
+    }
+
+    /** Where the broker keeps its data (a temporary folder when none was given). */
+    public Path dataDir() {
+        return broker.dataDir();
     }
 
     public JobClient job() {

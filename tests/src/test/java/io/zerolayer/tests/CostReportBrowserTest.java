@@ -89,6 +89,9 @@ class CostReportBrowserTest {
         // bars: one per tenant, per kernel and per top graph; one per minute in the timeline
         assertThat(count(dom, "class=\"bar\"")).isEqualTo(TENANTS.length + KERNELS.length + 5);
         assertThat(count(dom, "class=\"bar time\"")).isEqualTo(2);
+        // the timeline's y axis is labelled in money: 0, half and the largest minute
+        assertThat(count(dom, "class=\"y-tick\"")).isEqualTo(3);
+        assertThat(dom).contains(">0 nano-$<").contains("minute (UTC)");
         for (String tenant : TENANTS) {
             assertThat(dom).contains(">" + tenant + "<");
         }

@@ -386,6 +386,16 @@ class HostileInputITCase {
                 .filteredOn(o -> o.where.equals(conf.get(PipelineOptions.RESPONSES_TOPIC)))
                 .extracting(o -> o.response().getRequestId())
                 .containsExactlyInAnyOrder("deep", "many-tags", "long-attribute", "no-text");
+        AnalysisResponse noText =
+                outcomes.values().stream()
+                        .filter(o -> o.where.equals(conf.get(PipelineOptions.RESPONSES_TOPIC)))
+                        .map(Outcome::response)
+                        .filter(r -> r.getRequestId().equals("no-text"))
+                        .findFirst()
+                        .orElseThrow();
+        // a client's mistake, found by the type check, not a failure of the graph
+        assertThat(noText.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+        assertThat(noText.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL012");
     }
 
     @Test

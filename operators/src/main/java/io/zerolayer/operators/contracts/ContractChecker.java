@@ -79,9 +79,10 @@ public final class ContractChecker {
         }
 
         int textChars = 0;
+        boolean documentText = false;
         // iterative pre-order walk over (tag, next child) frames
         List<Frame> stack = new ArrayList<>();
-        stack.add(new Frame(prompt.root()));
+        stack.add(new Frame(prompt.root(), false));
         while (!stack.isEmpty()) {
             Frame frame = stack.get(stack.size() - 1);
             if (frame.next >= frame.tag.children().size()) {
@@ -91,11 +92,12 @@ public final class ContractChecker {
             PromptNode child = frame.tag.children().get(frame.next++);
             if (child instanceof TextNode t) {
                 textChars += t.text().length();
+                documentText |= !frame.query && !t.text().isBlank();
                 continue;
             }
             TagNode tag = (TagNode) child;
             checkTag(tag, frame.tag, task, out);
-            stack.add(new Frame(tag));
+            stack.add(new Frame(tag, frame.query || TaskContract.QUERY_TAGS.contains(tag.name())));
         }
 
         if (task != null) {
@@ -117,6 +119,21 @@ public final class ContractChecker {
                                     hintForRequired(required)));
                 }
             }
+            if (!documentText) {
+                TagNode at = prompt.tagsNamed("task").get(0);
+                out.add(
+                        PromptDiagnostic.error(
+                                NO_TEXT,
+                                at.line(),
+                                at.column(),
+                                "Task '"
+                                        + task.name()
+                                        + "' has no text to work on: the prompt holds only tags"
+                                        + " and the task's own inputs",
+                                "put the document's text in the prompt, e.g. <task:"
+                                        + task.name()
+                                        + "> The pump failed twice."));
+            }
             if (textChars > task.maxChars()) {
                 out.add(
                         PromptDiagnostic.error(
@@ -137,10 +154,15 @@ public final class ContractChecker {
 
     private static final class Frame {
         final TagNode tag;
+
+        /** Inside a tag whose text is a query input. */
+        final boolean query;
+
         int next;
 
-        Frame(TagNode tag) {
+        Frame(TagNode tag, boolean query) {
             this.tag = tag;
+            this.query = query;
         }
     }
 

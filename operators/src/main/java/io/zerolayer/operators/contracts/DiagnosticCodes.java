@@ -14,6 +14,10 @@ public final class DiagnosticCodes {
     public static final String UNCLOSED_TAG = "ZL004";
     public static final String UNKNOWN_TASK = "ZL010";
     public static final String MISSING_REQUIRED_TAG = "ZL011";
+
+    /** The prompt has no document text for its task to work on, only tags and query inputs. */
+    public static final String NO_TEXT = "ZL012";
+
     public static final String OUTPUT_FORMAT_NOT_ALLOWED = "ZL013";
     public static final String UNKNOWN_TAG = "ZL020";
     public static final String TAG_NOT_FOR_TASK = "ZL021";

@@ -23,6 +23,13 @@ public record TaskContract(
         Map<String, AttributeSpec> attributes,
         int maxChars) {
 
+    /**
+     * Tags whose text is an input of the task (its question, labels, fields), not document text: a
+     * task needs document text besides them.
+     */
+    public static final java.util.Set<String> QUERY_TAGS =
+            java.util.Set.of("task", "output_format", "question", "labels", "fields");
+
     public boolean allowsTag(String tag) {
         return allows == null
                 || allows.contains(tag)

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.structure;
 
+import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.prompt.PromptNode;
 import io.zerolayer.operators.prompt.PromptReader;
@@ -31,9 +32,7 @@ public record DocumentContent(
         List<String> fields,
         Map<String, String> taskAttributes) {
 
-    /** Tags whose text is an input to the task, not part of the document. */
-    private static final Set<String> QUERY_TAGS =
-            Set.of("task", "output_format", "question", "labels", "fields");
+    private static final Set<String> QUERY_TAGS = TaskContract.QUERY_TAGS;
 
     /** A contiguous run of prompt text; {@code offset} indexes into the prompt. */
     public record TextRun(String text, int offset, int sizeBucket) {}

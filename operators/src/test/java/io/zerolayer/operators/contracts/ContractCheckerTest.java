@@ -31,6 +31,20 @@ class ContractCheckerTest {
     }
 
     @Test
+    void aTaskWithNoDocumentTextIsATypeErrorNotAnExecutionFailure() {
+        PromptDiagnostic none = only("<task:summarize><output_format:json>");
+        assertThat(none.code()).isEqualTo("ZL012");
+        assertThat(none.hint()).contains("<task:summarize> The pump failed twice.");
+        // the task's own inputs are not document text
+        assertThat(only("<task:answer><question>When is rent due?</question>  ").code())
+                .isEqualTo("ZL012");
+        assertThat(only("<task:summarize><document format=\"text\"> </document>").code())
+                .isEqualTo("ZL012");
+        assertThat(diagnostics("<task:answer><question>When?</question> Rent is due monthly."))
+                .isEmpty();
+    }
+
+    @Test
     void nearMissNamesGetADidYouMean() {
         assertThat(only("<task:summarize><documnet format=\"text\">x</documnet>").hint())
                 .isEqualTo("did you mean <document>?");
