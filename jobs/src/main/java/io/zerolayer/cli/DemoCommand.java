@@ -204,7 +204,20 @@ final class DemoCommand implements Callable<Integer> {
                 wallSeconds);
     }
 
+    /** The Prometheus endpoint this JVM's embedded cluster bound, or null when it has none. */
+    static java.net.URI boundMetricsEndpoint() {
+        return io.zerolayer.embedded.LocalPrometheusReporterFactory.boundPorts().stream()
+                .sorted()
+                .findFirst()
+                .map(port -> java.net.URI.create("http://localhost:" + port + "/metrics"))
+                .orElse(null);
+    }
+
     static String prometheusEndpoint(Configuration conf) {
+        java.net.URI bound = boundMetricsEndpoint();
+        if (bound != null) {
+            return bound.toString();
+        }
         String port = conf.toMap().get("metrics.reporter.prom.port");
         return port == null
                 ? "not configured (no flink-conf/config.yaml)"

@@ -7,9 +7,11 @@ import java.util.Locale;
  * more Prometheus endpoints ({@code flink_taskmanager_job_task_operator_*} metrics).
  *
  * @param readySlots executor slots that finished opening: sessions loaded, structures precompiled
+ * @param executorSlots executor slots reporting, ready or not
  */
 record PipelineStatus(
         int readySlots,
+        int executorSlots,
         long precompiled,
         long cacheSize,
         long hits,
@@ -23,6 +25,7 @@ record PipelineStatus(
 
     static PipelineStatus parse(String prometheusText) {
         double[] v = new double[9];
+        int executors = 0;
         for (String line : prometheusText.split("\n")) {
             if (!line.startsWith(PREFIX)) {
                 continue;
@@ -43,7 +46,10 @@ record PipelineStatus(
                 continue;
             }
             switch (name) {
-                case "graphs_ready" -> v[0] += value;
+                case "graphs_ready" -> {
+                    v[0] += value;
+                    executors++;
+                }
                 case "graphs_precompiled" -> v[1] += value;
                 case "execution_graph_cache_size" -> v[2] += value;
                 case "execution_graph_cache_hit_total" -> v[3] += value;
@@ -57,6 +63,7 @@ record PipelineStatus(
         }
         return new PipelineStatus(
                 (int) v[0],
+                executors,
                 (long) v[1],
                 (long) v[2],
                 (long) v[3],
@@ -70,6 +77,7 @@ record PipelineStatus(
     PipelineStatus plus(PipelineStatus o) {
         return new PipelineStatus(
                 readySlots + o.readySlots,
+                executorSlots + o.executorSlots,
                 precompiled + o.precompiled,
                 cacheSize + o.cacheSize,
                 hits + o.hits,

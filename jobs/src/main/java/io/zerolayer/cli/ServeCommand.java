@@ -2,6 +2,7 @@ package io.zerolayer.cli;
 
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.jobs.PipelineOptions;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -39,16 +40,29 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Configuration conf = settings.load();
         EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, dataDir, parallelism);
+        Configuration c = pipeline.configuration();
+        URI metrics = DemoCommand.boundMetricsEndpoint();
+        Path endpointFile =
+                metrics == null
+                        ? null
+                        : new ServeEndpoint(
+                                        ProcessHandle.current().pid(),
+                                        metrics,
+                                        parallelism,
+                                        pipeline.bootstrapServers())
+                                .write(ServeEndpoint.folder());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
                                 () -> {
                                     System.out.println("Stopping …");
+                                    if (endpointFile != null) {
+                                        endpointFile.toFile().delete();
+                                    }
                                     pipeline.close();
                                     stopped.countDown();
                                 }));
-        Configuration c = pipeline.configuration();
         System.out.println("ZeroLayer is serving.");
         if (dataDir == null) {
             System.out.println(
@@ -76,7 +90,10 @@ final class ServeCommand implements Callable<Integer> {
         System.out.println("  cost summary      : " + c.get(PipelineOptions.COST_SUMMARY_TOPIC));
         System.out.println("  graph descriptors : " + c.get(PipelineOptions.GRAPHS_TOPIC));
         System.out.println("  dead letters      : " + c.get(PipelineOptions.DEAD_LETTERS_TOPIC));
-        System.out.println("  Prometheus        : " + DemoCommand.prometheusEndpoint(c));
+        System.out.println(
+                "  Prometheus        : "
+                        + (metrics == null ? DemoCommand.prometheusEndpoint(c) : metrics)
+                        + " (zerolayer status reads it)");
         System.out.println(
                 "Try: ./zerolayer submit --bootstrap-servers "
                         + pipeline.bootstrapServers()

@@ -23,22 +23,39 @@ import picocli.CommandLine.Option;
                 "Say whether the pipeline is warm (exit 0), not yet (3) or unreachable (1), from"
                         + " its Prometheus metrics.")
 final class StatusCommand implements Callable<Integer> {
+    static final URI FALLBACK_ENDPOINT = URI.create("http://localhost:9249/metrics");
+
     @Option(
             names = "--metrics-url",
-            defaultValue = "http://localhost:9249/metrics",
             description =
-                    "Prometheus endpoint of a TaskManager; repeat for several. Default:"
-                            + " ${DEFAULT-VALUE}.")
+                    "Prometheus endpoint of a TaskManager; repeat for several. Default: the"
+                            + " endpoint of the zerolayer serve running on this machine, else "
+                            + "http://localhost:9249/metrics.")
     List<URI> endpoints;
 
     @Option(
             names = "--expect-slots",
-            defaultValue = "1",
-            description = "Executor slots that must be ready. Default: ${DEFAULT-VALUE}.")
-    int expectedSlots;
+            description =
+                    "Executor slots that must be ready. Default: the slots of the zerolayer"
+                            + " serve found, else as many as the endpoints report.")
+    Integer expectedSlots;
 
     @Override
     public Integer call() throws InterruptedException {
+        java.util.Optional<ServeEndpoint> serve =
+                endpoints == null
+                        ? ServeEndpoint.findLive(ServeEndpoint.folder())
+                        : java.util.Optional.empty();
+        if (endpoints == null) {
+            endpoints = List.of(serve.map(ServeEndpoint::metricsUrl).orElse(FALLBACK_ENDPOINT));
+            serve.ifPresent(
+                    s ->
+                            System.err.println(
+                                    "Reading zerolayer serve (pid "
+                                            + s.pid()
+                                            + ") at "
+                                            + s.metricsUrl()));
+        }
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         PipelineStatus total = PipelineStatus.parse("");
         for (URI endpoint : endpoints) {
@@ -59,7 +76,12 @@ final class StatusCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        System.out.println(total.describe(expectedSlots));
-        return total.readySlots() >= expectedSlots ? 0 : 3;
+        int expected =
+                expectedSlots != null
+                        ? expectedSlots
+                        : serve.map(ServeEndpoint::slots)
+                                .orElse(Math.max(1, total.executorSlots()));
+        System.out.println(total.describe(expected));
+        return total.readySlots() >= expected ? 0 : 3;
     }
 }

@@ -5,9 +5,13 @@ import io.zerolayer.jobs.StreamingJob;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -48,6 +52,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         try {
             Configuration conf = new Configuration(flinkConf);
             conf.set(PipelineOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+            onLoopback(conf);
             Path resumedFrom =
                     dataDir == null
                             ? null
@@ -77,6 +82,43 @@ public final class EmbeddedPipeline implements AutoCloseable {
             throw e;
         }
     }
+
+    /**
+     * Everything of the embedded cluster listens on loopback only (Flink's REST endpoint, blob
+     * server, RPC and data ports; the broker already does), as a single-machine service should,
+     * unless the configuration names other addresses.
+     */
+    static void onLoopback(Configuration conf) {
+        for (var option :
+                List.of(
+                        RestOptions.BIND_ADDRESS,
+                        RestOptions.ADDRESS,
+                        JobManagerOptions.BIND_HOST,
+                        JobManagerOptions.ADDRESS,
+                        TaskManagerOptions.BIND_HOST,
+                        TaskManagerOptions.HOST)) {
+            if (!conf.contains(option)) {
+                conf.set(option, LOOPBACK);
+            }
+        }
+        // Flink's own Prometheus reporter listens on every interface: use the one that binds
+        for (String key : conf.keySet()) {
+            if (key.startsWith("metrics.reporter.")
+                    && key.endsWith(".factory.class")
+                    && PROMETHEUS_FACTORY.equals(conf.getString(key, null))) {
+                String prefix = key.substring(0, key.length() - "factory.class".length());
+                conf.setString(key, LocalPrometheusReporterFactory.class.getName());
+                if (!conf.containsKey(prefix + LocalPrometheusReporterFactory.HOST)) {
+                    conf.setString(prefix + LocalPrometheusReporterFactory.HOST, LOOPBACK);
+                }
+            }
+        }
+    }
+
+    private static final String PROMETHEUS_FACTORY =
+            "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+
+    static final String LOOPBACK = "localhost";
 
     public String bootstrapServers() {
         return broker.bootstrapServers();

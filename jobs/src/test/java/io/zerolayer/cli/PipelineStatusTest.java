@@ -35,4 +35,13 @@ class PipelineStatusTest {
         assertThat(s.describe(4)).startsWith("NOT READY: 2 of 4");
         assertThat(s.plus(s).readySlots()).isEqualTo(4);
     }
+
+    @Test
+    void countsTheExecutorSlotsThatReportReadyOrNot() {
+        PipelineStatus s =
+                PipelineStatus.parse(
+                        SCRAPE.replace("subtask_index=\"1\",} 1.0", "subtask_index=\"1\",} 0.0"));
+        assertThat(s.readySlots()).isEqualTo(1);
+        assertThat(s.executorSlots()).isEqualTo(2);
+    }
 }
