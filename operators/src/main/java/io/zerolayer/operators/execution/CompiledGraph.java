@@ -245,7 +245,8 @@ public final class CompiledGraph {
         for (int i = 0; i < inputs.size(); i++) {
             try {
                 prepared.add(prepare(i, inputs.get(i)));
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
+                // whatever one request's content does to tokenizing or chunking, it fails alone
                 outcomes[i] = new BatchOutcome(null, e);
             }
         }

@@ -709,8 +709,9 @@ public class GraphExecutorFunction
 
     /**
      * Answers this key's batch on the task thread (waiting for it if it still runs) and releases
-     * its requests from flight. An error that is not an encoder's (a bug) fails the task, as on the
-     * task thread: Flink restores the last checkpoint and the batch runs again.
+     * its requests from flight. A batch's exceptions are answered FAILED where it ran ({@link
+     * #execute}); only a JVM {@link Error} reaches here and fails the task, as on the task thread:
+     * Flink restores the last checkpoint and the batch runs again.
      */
     private void emitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
         List<Executed> done = inference.take(ctx.getCurrentKey());
@@ -987,6 +988,15 @@ public class GraphExecutorFunction
                                         + fallbackError.getMessage());
                 return new Executed(batch, null, null, both, true, 0, 0);
             }
+        } catch (RuntimeException bug) {
+            // not the encoder's own failure: a bug that this batch's content may trigger again on
+            // every restore, so its requests are answered FAILED instead of failing the task
+            LOG.error(
+                    "Graph {} failed on a batch of {}; answering it FAILED",
+                    graph.plan().graphId().substring(0, 12),
+                    inputs.size(),
+                    bug);
+            return new Executed(batch, null, null, bug, false, 0, 0);
         }
     }
 

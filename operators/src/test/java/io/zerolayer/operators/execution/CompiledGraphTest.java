@@ -192,7 +192,34 @@ class CompiledGraphTest {
                                                     + " </section><section:liability>"
                                                     + " </section></contract>")
                                         .parsed())));
+        // a request whose text cannot even be tokenized (here: none at all) fails alone too
+        io.zerolayer.operators.structure.DocumentContent good =
+                io.zerolayer.operators.structure.DocumentContent.of(first.parsed());
+        java.util.Map<String, List<io.zerolayer.operators.structure.DocumentContent.TextRun>>
+                textless = new java.util.LinkedHashMap<>();
+        good.scopes()
+                .forEach(
+                        (scope, runs) ->
+                                textless.put(
+                                        scope,
+                                        List.of(
+                                                new io.zerolayer.operators.structure.DocumentContent
+                                                        .TextRun(null, 0, 0))));
+        inputs.add(
+                new CompiledGraph.BatchInput(
+                        "y",
+                        new io.zerolayer.operators.structure.DocumentContent(
+                                textless,
+                                good.question(),
+                                good.labels(),
+                                good.fields(),
+                                good.taskAttributes())));
         List<CompiledGraph.BatchOutcome> outcomes = graph.executeBatch(inputs);
+        assertThat(outcomes).hasSize(questions.size() + 2);
+        assertThat(outcomes.get(questions.size() + 1).error())
+                .isInstanceOf(NullPointerException.class);
+        assertThat(outcomes.subList(0, questions.size()))
+                .allSatisfy(o -> assertThat(o.error()).isNull());
         int batchSequences = graph.lastBatchSequences();
         CompiledGraph.BatchTotals totals = graph.lastBatch();
         // the requests' shares of the batch's encode and pool time add up to it exactly
@@ -229,7 +256,6 @@ class CompiledGraphTest {
         assertThat(encodes.stream().mapToLong(r -> r.money().memory()).sum())
                 .isEqualTo(batchBill.memory());
         assertThat(encodes).allSatisfy(r -> assertThat(r.batchItems()).isEqualTo(batchSequences));
-        assertThat(outcomes).hasSize(4);
         for (int i = 0; i < questions.size(); i++) {
             GraphRun batched = outcomes.get(i).run();
             GraphRun alone =
