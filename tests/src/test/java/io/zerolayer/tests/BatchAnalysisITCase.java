@@ -403,21 +403,7 @@ class BatchAnalysisITCase {
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
-        Map<String, Integer> topics = new HashMap<>();
-        for (var option :
-                List.of(
-                        PipelineOptions.REQUESTS_TOPIC,
-                        PipelineOptions.RESPONSES_TOPIC,
-                        PipelineOptions.COSTS_TOPIC,
-                        PipelineOptions.GRAPHS_TOPIC,
-                        PipelineOptions.COST_SUMMARY_TOPIC,
-                        PipelineOptions.DEAD_LETTERS_TOPIC,
-                        PipelineOptions.CONTROL_TOPIC)) {
-            String topic = freshTopic(option.key().replaceAll("\\W", "-"));
-            conf.set(option, topic);
-            topics.put(topic, 1);
-        }
-        KAFKA.broker().createTopics(topics);
+        KAFKA.createFreshJobTopics(conf, 1);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         StreamingJob.define(env, conf);

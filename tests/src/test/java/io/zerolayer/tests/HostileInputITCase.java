@@ -7,13 +7,13 @@ import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
-import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
 import io.zerolayer.tests.testutils.HostileRecords;
+import io.zerolayer.tests.testutils.PrometheusCluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +28,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -60,9 +59,7 @@ class HostileInputITCase {
             SingleObjectCodec.of(AnalysisResponse.class);
 
     /** Prometheus ports of this class's cluster, clear of serve's and the other ITCases'. */
-    private static final int PROMETHEUS_FIRST = 9280;
-
-    private static final int PROMETHEUS_LAST = 9299;
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9280, 9299);
 
     @RegisterExtension
     @Order(1)
@@ -70,22 +67,7 @@ class HostileInputITCase {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(SLOTS)
-                            .setConfiguration(prometheus())
-                            .build());
-
-    private static Configuration prometheus() {
-        Configuration c = new Configuration();
-        c.setString(
-                "metrics.reporter.prom.factory.class",
-                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
-        c.setString("metrics.reporter.prom.port", PROMETHEUS_FIRST + "-" + PROMETHEUS_LAST);
-        return c;
-    }
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     private static Configuration conf;
     private static JobClient job;
@@ -104,33 +86,14 @@ class HostileInputITCase {
         }
         conf = new Configuration();
         conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests"));
-        conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
-        conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
-        conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
-        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
-        conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
-        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         // far below the largest request the broker takes, so a large dead letter must be cut
         conf.set(PipelineOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
         ownReplies = freshTopic("zerolayer.replies.it");
-        Map<String, Integer> topics = new HashMap<>();
-        for (var option :
-                List.of(
-                        PipelineOptions.REQUESTS_TOPIC,
-                        PipelineOptions.RESPONSES_TOPIC,
-                        PipelineOptions.COSTS_TOPIC,
-                        PipelineOptions.GRAPHS_TOPIC,
-                        PipelineOptions.COST_SUMMARY_TOPIC,
-                        PipelineOptions.DEAD_LETTERS_TOPIC,
-                        PipelineOptions.CONTROL_TOPIC)) {
-            topics.put(conf.get(option), option == PipelineOptions.REQUESTS_TOPIC ? SLOTS : 1);
-        }
-        topics.put(ownReplies, 1);
-        KAFKA.broker().createTopics(topics);
+        KAFKA.createFreshJobTopics(conf, SLOTS);
+        KAFKA.broker().createTopics(Map.of(ownReplies, 1));
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
@@ -330,23 +293,7 @@ class HostileInputITCase {
         byte[] good = REQUESTS.encode(request("good", "<task:embed> XYZ"));
         byte[] invalidUtf8 = good.clone();
         invalidUtf8[new String(good, StandardCharsets.ISO_8859_1).indexOf("XYZ")] = (byte) 0xC3;
-        byte[] otherSchema =
-                SingleObjectCodec.of(ExecutionGraph.class)
-                        .encode(
-                                ExecutionGraph.newBuilder()
-                                        .setGraphId("g")
-                                        .setSignature("s")
-                                        .setTask("t")
-                                        .setOutputFormat("json")
-                                        .setFidelity(io.zerolayer.schemas.Fidelity.FULL)
-                                        .setContractVersion("c")
-                                        .setCompilerVersion("c")
-                                        .setRuntimeVersion("r")
-                                        .setHardwareProfile("h")
-                                        .setModelChecksums(Map.of())
-                                        .setNodes(List.of())
-                                        .setCompiledAt(Instant.now())
-                                        .build());
+        byte[] otherSchema = HostileRecords.ofAnotherSchema();
         AnalysisRequest bigAttributes = request("big-attributes", "<task:embed> x");
         bigAttributes.setAttributes(Map.of("blob", "a".repeat(1 << 20)));
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -584,23 +531,10 @@ class HostileInputITCase {
     private static long metricSum(String metric) {
         String jobId = job.getJobID().toString();
         double sum = 0;
-        for (int port = PROMETHEUS_FIRST; port <= PROMETHEUS_LAST; port++) {
-            String text;
-            try (var in =
-                    java.net
-                            .URI
-                            .create("http://localhost:" + port + "/metrics")
-                            .toURL()
-                            .openStream()) {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (java.io.IOException nothingThere) {
-                continue;
-            }
-            for (String line : text.split("\n")) {
-                if (line.startsWith("flink_taskmanager_job_task_operator_" + metric + "{")
-                        && line.contains("job_id=\"" + jobId + "\"")) {
-                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                }
+        for (String line : METRICS.scrape().split("\n")) {
+            if (line.startsWith("flink_taskmanager_job_task_operator_" + metric + "{")
+                    && line.contains("job_id=\"" + jobId + "\"")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
         return Math.round(sum);

@@ -17,6 +17,8 @@ import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.HostileRecords;
+import io.zerolayer.tests.testutils.PrometheusCluster;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,7 +31,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,48 +51,20 @@ class StreamingJobITCase {
     private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
             SingleObjectCodec.of(AnalysisResponse.class);
 
+    /** Ports the test cluster's Prometheus reporter may take (clear of serve's 9249–9259). */
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9260, 9279);
+
     @RegisterExtension
     @Order(1)
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(SLOTS)
-                            .setConfiguration(prometheus())
-                            .build());
-
-    /** Ports the test cluster's Prometheus reporter may take (clear of serve's 9249–9259). */
-    private static final String PROMETHEUS_PORTS = "9260-9279";
-
-    private static Configuration prometheus() {
-        Configuration c = new Configuration();
-        c.setString(
-                "metrics.reporter.prom.factory.class",
-                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
-        c.setString("metrics.reporter.prom.port", PROMETHEUS_PORTS);
-        return c;
-    }
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     /** Every metric line the cluster's Prometheus reporter serves now. */
     private static String scrapeMetrics() {
-        StringBuilder all = new StringBuilder();
-        for (int port = 9260; port <= 9279; port++) {
-            try (var in =
-                    java.net
-                            .URI
-                            .create("http://localhost:" + port + "/metrics")
-                            .toURL()
-                            .openStream()) {
-                all.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (java.io.IOException nothingThere) {
-                // not a port the reporter took
-            }
-        }
-        return all.toString();
+        return METRICS.scrape();
     }
 
     private Configuration conf;
@@ -489,24 +462,7 @@ class StreamingJobITCase {
         Map<String, byte[]> deadOnArrival = new java.util.LinkedHashMap<>();
         deadOnArrival.put("garbage", new byte[] {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01});
         deadOnArrival.put("empty", new byte[0]);
-        deadOnArrival.put(
-                "wrong-schema",
-                SingleObjectCodec.of(ExecutionGraph.class)
-                        .encode(
-                                ExecutionGraph.newBuilder()
-                                        .setGraphId("g")
-                                        .setSignature("s")
-                                        .setTask("t")
-                                        .setOutputFormat("json")
-                                        .setFidelity(io.zerolayer.schemas.Fidelity.FULL)
-                                        .setContractVersion("c")
-                                        .setCompilerVersion("c")
-                                        .setRuntimeVersion("r")
-                                        .setHardwareProfile("h")
-                                        .setModelChecksums(Map.of())
-                                        .setNodes(List.of())
-                                        .setCompiledAt(Instant.now())
-                                        .build()));
+        deadOnArrival.put("wrong-schema", HostileRecords.ofAnotherSchema());
         deadOnArrival.put("truncated", java.util.Arrays.copyOf(good, good.length - 7));
         deadOnArrival.put("invalid-utf8", invalidUtf8);
         for (Map.Entry<String, byte[]> d : deadOnArrival.entrySet()) {

@@ -85,16 +85,29 @@ public final class DeadLetterSerializationSchema
         if (!cut.isEmpty()) {
             headers.add(ZeroLayerHeaders.DLT_TRUNCATED, utf8(String.join("; ", cut)));
         }
+        addReason(headers, letter);
+        addOrigin(headers, String.valueOf(raw.topic), raw.partition, raw.offset);
+        return new ProducerRecord<>(topic, null, null, key, value, headers);
+    }
+
+    /** Spring's headers saying why: the exception's class and message. */
+    static void addReason(RecordHeaders headers, DeadLetter letter) {
         headers.add(ZeroLayerHeaders.DLT_EXCEPTION_FQCN, utf8(letter.exceptionClass));
         headers.add(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE, utf8(letter.exceptionMessage));
-        headers.add(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC, utf8(String.valueOf(raw.topic)));
+    }
+
+    /**
+     * Spring's headers saying where the record was read: topic, and partition and offset as
+     * big-endian int and long.
+     */
+    static void addOrigin(RecordHeaders headers, String topic, int partition, long offset) {
+        headers.add(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC, utf8(topic));
         headers.add(
                 ZeroLayerHeaders.DLT_ORIGINAL_PARTITION,
-                ByteBuffer.allocate(Integer.BYTES).putInt(raw.partition).array());
+                ByteBuffer.allocate(Integer.BYTES).putInt(partition).array());
         headers.add(
                 ZeroLayerHeaders.DLT_ORIGINAL_OFFSET,
-                ByteBuffer.allocate(Long.BYTES).putLong(raw.offset).array());
-        return new ProducerRecord<>(topic, null, null, key, value, headers);
+                ByteBuffer.allocate(Long.BYTES).putLong(offset).array());
     }
 
     private static byte[] utf8(String s) {

@@ -4,7 +4,6 @@ import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -85,17 +84,10 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
         if (route != null && route.correlationId != null) {
             headers.add(ZeroLayerHeaders.CORRELATION_ID, route.correlationId);
         }
-        DeadLetter reason = new DeadLetter(null, e);
-        headers.add(ZeroLayerHeaders.DLT_EXCEPTION_FQCN, utf8(reason.exceptionClass));
-        headers.add(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE, utf8(reason.exceptionMessage));
+        DeadLetterSerializationSchema.addReason(headers, new DeadLetter(null, e));
         if (route != null && route.sourceTopic != null) {
-            headers.add(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC, utf8(route.sourceTopic));
-            headers.add(
-                    ZeroLayerHeaders.DLT_ORIGINAL_PARTITION,
-                    ByteBuffer.allocate(Integer.BYTES).putInt(route.sourcePartition).array());
-            headers.add(
-                    ZeroLayerHeaders.DLT_ORIGINAL_OFFSET,
-                    ByteBuffer.allocate(Long.BYTES).putLong(route.sourceOffset).array());
+            DeadLetterSerializationSchema.addOrigin(
+                    headers, route.sourceTopic, route.sourcePartition, route.sourceOffset);
         }
         byte[] key =
                 reply.response == null || reply.response.getRequestId() == null

@@ -56,6 +56,35 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
+    /**
+     * Gives the streaming job fresh topics of its own (requests, responses, costs, graphs, cost
+     * summary, dead letters, control) in {@code conf}, and creates them.
+     *
+     * @param requestPartitions partitions of the requests topic; the others get one
+     */
+    public void createFreshJobTopics(
+            org.apache.flink.configuration.Configuration conf, int requestPartitions) {
+        Map<String, Integer> topics = new java.util.HashMap<>();
+        for (var option :
+                List.of(
+                        io.zerolayer.jobs.PipelineOptions.REQUESTS_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.RESPONSES_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.COSTS_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.GRAPHS_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.COST_SUMMARY_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.DEAD_LETTERS_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.CONTROL_TOPIC)) {
+            String topic = freshTopic(option.key().replaceAll("\\W", "-"));
+            conf.set(option, topic);
+            topics.put(
+                    topic,
+                    option == io.zerolayer.jobs.PipelineOptions.REQUESTS_TOPIC
+                            ? requestPartitions
+                            : 1);
+        }
+        broker.createTopics(topics);
+    }
+
     /** Sends one record; headers alternate name, value. */
     public void send(String topic, byte[] key, byte[] value, Object... headers) {
         Properties p = new Properties();

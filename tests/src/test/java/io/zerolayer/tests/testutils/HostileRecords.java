@@ -25,6 +25,26 @@ public final class HostileRecords {
     private static final SingleObjectCodec<AnalysisRequest> AVRO =
             SingleObjectCodec.of(AnalysisRequest.class);
 
+    /** A well-formed single-object record of another schema than the requests'. */
+    public static byte[] ofAnotherSchema() {
+        return SingleObjectCodec.of(io.zerolayer.schemas.ExecutionGraph.class)
+                .encode(
+                        io.zerolayer.schemas.ExecutionGraph.newBuilder()
+                                .setGraphId("g")
+                                .setSignature("s")
+                                .setTask("t")
+                                .setOutputFormat("json")
+                                .setFidelity(io.zerolayer.schemas.Fidelity.FULL)
+                                .setContractVersion("c")
+                                .setCompilerVersion("c")
+                                .setRuntimeVersion("r")
+                                .setHardwareProfile("h")
+                                .setModelChecksums(Map.of())
+                                .setNodes(List.of())
+                                .setCompiledAt(Instant.now())
+                                .build());
+    }
+
     /** One generated record: what it is (for messages), key, value and headers in order. */
     public record Hostile(String label, byte[] key, byte[] value, List<Header> headers) {}
 

@@ -1,0 +1,53 @@
+package io.zerolayer.tests.testutils;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+/**
+ * A test MiniCluster whose Prometheus reporter takes a port of its own range, so a test can read
+ * the metrics its job reports. Give each test class a range of its own.
+ */
+public final class PrometheusCluster {
+    private final int firstPort;
+    private final int lastPort;
+
+    public PrometheusCluster(int firstPort, int lastPort) {
+        this.firstPort = firstPort;
+        this.lastPort = lastPort;
+    }
+
+    /** One TaskManager with {@code slots} slots and the reporter on this range. */
+    public MiniClusterExtension extension(int slots) {
+        Configuration c = new Configuration();
+        c.setString(
+                "metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        c.setString("metrics.reporter.prom.port", firstPort + "-" + lastPort);
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(slots)
+                        .setConfiguration(c)
+                        .build());
+    }
+
+    /** Every metric line served on the range now. */
+    public String scrape() {
+        StringBuilder all = new StringBuilder();
+        for (int port = firstPort; port <= lastPort; port++) {
+            try (var in =
+                    java.net
+                            .URI
+                            .create("http://localhost:" + port + "/metrics")
+                            .toURL()
+                            .openStream()) {
+                all.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (java.io.IOException nothingThere) {
+                // not a port the reporter took
+            }
+        }
+        return all.toString();
+    }
+}
