@@ -1,11 +1,13 @@
 package io.zerolayer.cli;
 
+import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
@@ -38,7 +40,7 @@ final class RunCommand implements Callable<Integer> {
         if (bootstrapServers != null) {
             conf.set(PipelineOptions.BOOTSTRAP_SERVERS, bootstrapServers);
         }
-        requireRequestsTopic(conf);
+        requireTopics(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         StreamingJob.define(env, conf);
         env.execute(StreamingJob.JOB_NAME);
@@ -46,9 +48,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Fails before submitting, instead of a job that fails over until someone creates the topics.
+     * Fails before submitting, naming every missing topic and the command that creates it, instead
+     * of a job that fails over until someone creates them.
      */
-    private static void requireRequestsTopic(Configuration conf) throws Exception {
+    private static void requireTopics(Configuration conf) throws Exception {
         String bootstrap =
                 conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS)
                         .orElseThrow(
@@ -58,22 +61,10 @@ final class RunCommand implements Callable<Integer> {
                                                         + PipelineOptions.BOOTSTRAP_SERVERS.key()
                                                         + " in config.yaml"));
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            for (var option :
-                    java.util.List.of(
-                            PipelineOptions.REQUESTS_TOPIC, PipelineOptions.CONTROL_TOPIC)) {
-                String topic = conf.get(option);
-                if (!existing.contains(topic)) {
-                    throw new IllegalArgumentException(
-                            "Topic '"
-                                    + topic
-                                    + "' does not exist on "
-                                    + bootstrap
-                                    + "; create it (requests: one partition per task slot; control:"
-                                    + " one) or set "
-                                    + option.key());
-                }
-            }
+            JobTopic.requireAll(
+                    JobTopic.of(conf, conf.get(CoreOptions.DEFAULT_PARALLELISM)),
+                    admin.listTopics().names().get(30, TimeUnit.SECONDS),
+                    bootstrap);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.zerolayer.cli;
 
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,8 +28,30 @@ import picocli.CommandLine.Command;
         })
 public final class ZeroLayerCli implements Runnable {
 
+    /**
+     * Runs a command and exits with its code, except inside a Flink cluster ({@code flink run}, a
+     * job submitted through the REST API or the Web UI, application mode), where {@code main} runs
+     * in the client or the JobManager's JVM: exiting there would shut the JobManager down, so a
+     * success returns and a failure throws.
+     */
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        int code = commandLine().execute(args);
+        if (!insideFlink()) {
+            System.exit(code);
+        }
+        if (code != 0) {
+            throw new IllegalStateException(
+                    "zerolayer " + String.join(" ", args) + " failed with exit code " + code);
+        }
+    }
+
+    /**
+     * Whether this JVM runs the program for a Flink cluster: there the execution environment is the
+     * cluster's context environment, elsewhere a local one (created, not started, here).
+     */
+    static boolean insideFlink() {
+        return !(StreamExecutionEnvironment.getExecutionEnvironment()
+                instanceof LocalStreamEnvironment);
     }
 
     /**

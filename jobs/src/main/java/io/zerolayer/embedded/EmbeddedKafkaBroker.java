@@ -166,6 +166,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 (name, partitions) -> create(new NewTopic(name, partitions, (short) 1)));
     }
 
+    /** Creates topics that do not exist yet, each as described. */
+    public void createTopics(java.util.Collection<NewTopic> topics) {
+        topics.forEach(this::create);
+    }
+
     /** Creates a log-compacted topic, for keyed latest-value data such as graph descriptors. */
     public void createCompactedTopic(String name, int partitions) {
         create(

@@ -1,12 +1,11 @@
 package io.zerolayer.embedded;
 
+import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
@@ -60,15 +59,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
             if (resumedFrom != null) {
                 LOG.info("Resuming the streaming job from checkpoint {}", resumedFrom);
             }
-            Map<String, Integer> topics = new LinkedHashMap<>();
-            topics.put(conf.get(PipelineOptions.REQUESTS_TOPIC), parallelism);
-            topics.put(conf.get(PipelineOptions.RESPONSES_TOPIC), 1);
-            topics.put(conf.get(PipelineOptions.COSTS_TOPIC), parallelism);
-            topics.put(conf.get(PipelineOptions.COST_SUMMARY_TOPIC), 1);
-            topics.put(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1);
-            topics.put(conf.get(PipelineOptions.CONTROL_TOPIC), 1);
-            broker.createTopics(topics);
-            broker.createCompactedTopic(conf.get(PipelineOptions.GRAPHS_TOPIC), 1);
+            broker.createTopics(
+                    JobTopic.of(conf, parallelism).stream().map(JobTopic::newTopic).toList());
 
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);

@@ -31,4 +31,9 @@ class HelpTextTest {
         }
         assertThat(warnings.toString(StandardCharsets.UTF_8)).doesNotContain("Could not format");
     }
+
+    @Test
+    void outsideAFlinkClusterTheCliMayExitWithItsCode() {
+        assertThat(ZeroLayerCli.insideFlink()).isFalse();
+    }
 }

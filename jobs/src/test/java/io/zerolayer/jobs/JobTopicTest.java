@@ -1,0 +1,56 @@
+package io.zerolayer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+
+class JobTopicTest {
+
+    @Test
+    void theJobNamesEveryTopicItReadsOrWritesAsConfigured() {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.COSTS_TOPIC, "billing.costs");
+        List<JobTopic> topics = JobTopic.of(conf, 4);
+        assertThat(topics)
+                .extracting(JobTopic::name)
+                .containsExactly(
+                        "zerolayer.requests",
+                        "zerolayer.control",
+                        "zerolayer.responses",
+                        "billing.costs",
+                        "zerolayer.cost-summary",
+                        "zerolayer.graphs",
+                        "zerolayer.requests-dlt");
+        assertThat(topics.get(0).partitions()).isEqualTo(4);
+        assertThat(topics.get(5).newTopic().configs()).containsEntry("cleanup.policy", "compact");
+    }
+
+    @Test
+    void aMissingTopicIsNamedWithTheSettingAndTheCommandThatCreatesIt() {
+        List<JobTopic> topics = JobTopic.of(new Configuration(), 2);
+        Set<String> allButTwo =
+                topics.stream()
+                        .map(JobTopic::name)
+                        .filter(t -> !t.equals("zerolayer.kernel-costs"))
+                        .filter(t -> !t.equals("zerolayer.graphs"))
+                        .collect(Collectors.toSet());
+        assertThatThrownBy(() -> JobTopic.requireAll(topics, allButTwo, "kafka:9092"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("2 topic(s) the job needs are missing on kafka:9092")
+                .hasMessageContaining(
+                        "zerolayer.kernel-costs (the job writes kernel costs; set by"
+                                + " zerolayer.topics.costs)")
+                .hasMessageContaining(
+                        "kafka-topics.sh --bootstrap-server kafka:9092 --create --topic"
+                                + " zerolayer.graphs --partitions 1 --config"
+                                + " cleanup.policy=compact")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("zerolayer.requests "));
+        // all there: no complaint
+        JobTopic.requireAll(topics, topics.stream().map(JobTopic::name).toList(), "kafka:9092");
+    }
+}
