@@ -30,11 +30,19 @@ final class PipelineSettings {
                             + " zerolayer.hardware-profile.")
     String hardwareProfile;
 
+    /**
+     * The settings, later sources overriding earlier ones: inside a Flink cluster its own
+     * configuration (the cluster's config.yaml, as the client or JobManager read it), then the
+     * config folder ({@code --config-dir}, else ./flink-conf when present), then {@code -D}. When
+     * neither holds a {@code zerolayer.*} setting, a WARN says the built-in defaults apply.
+     */
     Configuration load() {
         if (hardwareProfile != null) {
             overrides.put("zerolayer.hardware-profile", hardwareProfile);
         }
         return FlinkConfigLoader.load(
-                configDir != null ? configDir : FlinkConfigLoader.defaultDir(), overrides);
+                ZeroLayerCli.insideFlink() ? FlinkConfigLoader.clusterConfiguration() : null,
+                configDir != null ? configDir : FlinkConfigLoader.defaultDir(),
+                overrides);
     }
 }

@@ -42,6 +42,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -263,12 +264,51 @@ public class GraphExecutorFunction
         return prices;
     }
 
+    /**
+     * The keys of {@code PipelineOptions.HARDWARE_PROFILE} and {@code HARDWARE_PROFILES_FILE}, read
+     * from the TaskManager's own configuration as well as the job's.
+     */
+    static final String HARDWARE_PROFILE_KEY = "zerolayer.hardware-profile";
+
+    static final String HARDWARE_PROFILES_FILE_KEY = "zerolayer.hardware-profiles.file";
+
+    /** The configuration this TaskManager started with (its config.yaml); empty where none. */
+    private Configuration taskManagerConfiguration() {
+        if (getRuntimeContext()
+                instanceof
+                org.apache.flink.streaming.api.operators.StreamingRuntimeContext streaming) {
+            return streaming.getTaskManagerRuntimeInfo().getConfiguration();
+        }
+        return new Configuration();
+    }
+
+    private static String read(String file) {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(file));
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(
+                    "Cannot read this TaskManager's " + HARDWARE_PROFILES_FILE_KEY + " " + file, e);
+        }
+    }
+
     @Override
     public void open(OpenContext context) {
-        // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware
+        // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware,
+        // or named by the TaskManager's own config.yaml where detection cannot tell them apart
+        Configuration taskManager = taskManagerConfiguration();
+        String setting = taskManager.getString(HARDWARE_PROFILE_KEY, hardwareSetting);
+        if (!setting.equals(hardwareSetting)) {
+            LOG.info(
+                    "This TaskManager's configuration names hardware profile {} (the job's: {})",
+                    setting,
+                    hardwareSetting);
+        }
+        String profilesFile = taskManager.getString(HARDWARE_PROFILES_FILE_KEY, null);
         HardwareFingerprint hardware =
                 HardwareFingerprint.resolve(
-                        hardwareSetting, HardwareProfiles.builtInWith(extraProfilesYaml));
+                        setting,
+                        HardwareProfiles.builtInWith(
+                                profilesFile == null ? extraProfilesYaml : read(profilesFile)));
         // the id names the profile, the fingerprint its figures: plans follow from both
         hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
         hardwareReport = hardware.primary().summary();

@@ -1,0 +1,107 @@
+package io.zerolayer.tests;
+
+import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A TaskManager whose own configuration names its hardware profile compiles for that profile,
+ * whatever the job says (here: detect): how a mixed cluster, whose machines detection cannot tell
+ * apart, is described.
+ */
+class TaskManagerHardwareITCase {
+    @RegisterExtension
+    @Order(1)
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(1)
+                            .setConfiguration(taskManagerNamingItsHardware())
+                            .build());
+
+    private static Configuration taskManagerNamingItsHardware() {
+        Configuration c = new Configuration();
+        c.set(PipelineOptions.HARDWARE_PROFILE, "cpu-generic");
+        return c;
+    }
+
+    @Test
+    void theTaskManagersOwnProfileIsWhatItsGraphsAreCompiledFor() throws Exception {
+        Configuration job = new Configuration();
+        job.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        job.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        job.set(PipelineOptions.GROUP_ID, freshTopic("group"));
+        job.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        KAFKA.createFreshJobTopics(job, 1);
+        assertThat(job.get(PipelineOptions.HARDWARE_PROFILE)).isEqualTo("auto");
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        StreamingJob.define(env, job);
+        JobClient running = env.executeAsync(StreamingJob.JOB_NAME);
+        try {
+            KAFKA.send(
+                    job.get(PipelineOptions.REQUESTS_TOPIC),
+                    null,
+                    SingleObjectCodec.of(AnalysisRequest.class)
+                            .encode(
+                                    AnalysisRequest.newBuilder()
+                                            .setRequestId("r")
+                                            .setTenantId("t")
+                                            .setPrompt("<task:embed> The pump failed.")
+                                            .setSubmittedAt(Instant.now())
+                                            .setAttributes(Map.of())
+                                            .build()),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "c");
+            ConsumerRecord<byte[], byte[]> reply =
+                    KAFKA.read(
+                                    job.get(PipelineOptions.RESPONSES_TOPIC),
+                                    1,
+                                    Duration.ofSeconds(120),
+                                    Duration.ZERO)
+                            .get(0);
+            String graphId =
+                    SingleObjectCodec.of(AnalysisResponse.class).decode(reply.value()).getGraphId();
+            ExecutionGraph descriptor =
+                    KAFKA
+                            .readUntil(
+                                    job.get(PipelineOptions.GRAPHS_TOPIC),
+                                    r -> true,
+                                    Duration.ofSeconds(60))
+                            .stream()
+                            .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
+                            .filter(g -> g.getGraphId().equals(graphId))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(descriptor.getHardwareProfile()).startsWith("cpu-generic@");
+        } finally {
+            running.cancel().get();
+        }
+    }
+}
