@@ -83,7 +83,9 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(
             names = {"-p", "--parallelism"},
-            description = "Parallel slots. Default: the machine's cores.")
+            description =
+                    "Parallel slots. Default: the machine's cores; under flink run, what the"
+                            + " cluster gives the job (flink run -p, parallelism.default).")
     Integer parallelism;
 
     @Option(
@@ -103,6 +105,17 @@ final class AnalyzeCommand implements Callable<Integer> {
     boolean quiet;
 
     @Mixin PipelineSettings settings;
+
+    /**
+     * The analysis's parallelism: {@code -p} when given; on a cluster, what the cluster gives the
+     * job ({@code flink run -p}, else its parallelism.default); run locally, the machine's cores.
+     */
+    static int parallelism(Integer option, int environments, boolean onCluster) {
+        if (option != null) {
+            return option;
+        }
+        return onCluster ? environments : Runtime.getRuntime().availableProcessors();
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -136,7 +149,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         }
         env.setParallelism(
-                parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors());
+                parallelism(parallelism, env.getParallelism(), ZeroLayerCli.insideFlink()));
         AnalysisSummary summary =
                 AnalysisRun.builder()
                         .setInputs(paths)

@@ -55,4 +55,12 @@ class AnalyzeCommandTest {
                 .isEqualTo(2);
         assertThat(err2.toString()).contains("No such file or folder");
     }
+
+    @Test
+    void parallelismIsTheOptionElseTheClustersElseTheMachinesCores() {
+        assertThat(AnalyzeCommand.parallelism(3, 8, true)).isEqualTo(3);
+        assertThat(AnalyzeCommand.parallelism(null, 8, true)).isEqualTo(8); // flink run -p 8
+        assertThat(AnalyzeCommand.parallelism(null, 8, false))
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+    }
 }
