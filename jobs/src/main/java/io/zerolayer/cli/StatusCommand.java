@@ -34,6 +34,13 @@ final class StatusCommand implements Callable<Integer> {
     List<URI> endpoints;
 
     @Option(
+            names = "--rest-url",
+            description =
+                    "The JobManager's REST address (the Web UI's, e.g. http://jobmanager:8081):"
+                            + " read the Prometheus endpoint of every TaskManager it lists.")
+    URI restUrl;
+
+    @Option(
             names = "--expect-slots",
             description =
                     "Executor slots that must be ready. Default: the slots of the zerolayer"
@@ -42,6 +49,21 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        if (restUrl != null && endpoints == null) {
+            try {
+                endpoints = new ClusterEndpoints(http, restUrl).discover();
+            } catch (java.io.IOException e) {
+                System.err.println("Cannot read the cluster at " + restUrl + ": " + e);
+                return 1;
+            }
+            if (endpoints.isEmpty()) {
+                System.err.println(
+                        "No Prometheus endpoint answers on the TaskManagers of " + restUrl);
+                return 1;
+            }
+            System.err.println("Reading " + endpoints);
+        }
         java.util.Optional<ServeEndpoint> serve =
                 endpoints == null
                         ? ServeEndpoint.findLive(ServeEndpoint.folder())
@@ -56,7 +78,6 @@ final class StatusCommand implements Callable<Integer> {
                                             + ") at "
                                             + s.metricsUrl()));
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         PipelineStatus total = PipelineStatus.parse("");
         for (URI endpoint : endpoints) {
             try {

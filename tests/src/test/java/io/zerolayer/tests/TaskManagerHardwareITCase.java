@@ -47,11 +47,18 @@ class TaskManagerHardwareITCase {
     private static Configuration taskManagerNamingItsHardware() {
         Configuration c = new Configuration();
         c.set(PipelineOptions.HARDWARE_PROFILE, "cpu-generic");
+        // a reporter range of this class's own, for status to discover through the REST API
+        c.setString(
+                "metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        c.setString("metrics.reporter.prom.port", "9330-9339");
         return c;
     }
 
     @Test
-    void theTaskManagersOwnProfileIsWhatItsGraphsAreCompiledFor() throws Exception {
+    void theTaskManagersOwnProfileIsWhatItsGraphsAreCompiledFor(
+            @org.apache.flink.test.junit5.InjectClusterRESTAddress java.net.URI rest)
+            throws Exception {
         Configuration job = new Configuration();
         job.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
         job.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
@@ -100,6 +107,23 @@ class TaskManagerHardwareITCase {
                             .findFirst()
                             .orElseThrow();
             assertThat(descriptor.getHardwareProfile()).startsWith("cpu-generic@");
+
+            // status finds the TaskManager's metrics from the REST address alone
+            java.io.PrintStream stdout = System.out;
+            java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+            System.setOut(new java.io.PrintStream(captured, true));
+            int exit;
+            try {
+                exit =
+                        io.zerolayer.cli.ZeroLayerCli.commandLine()
+                                .execute("status", "--rest-url", rest.toString());
+            } finally {
+                System.setOut(stdout);
+            }
+            assertThat(captured.toString())
+                    .startsWith("WARM: 1 of 1 executor slot(s) ready")
+                    .contains("requests: 1 in");
+            assertThat(exit).isZero();
         } finally {
             running.cancel().get();
         }
