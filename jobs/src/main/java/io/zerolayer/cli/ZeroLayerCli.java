@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             DemoCommand.class,
             ServeCommand.class,
+            BrokerCommand.class,
             RunCommand.class,
             SubmitCommand.class,
             AnalyzeCommand.class,
