@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             ServeCommand.class,
             BrokerCommand.class,
+            ClusterCommand.class,
             RunCommand.class,
             SubmitCommand.class,
             AnalyzeCommand.class,

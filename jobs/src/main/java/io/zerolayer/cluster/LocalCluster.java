@@ -129,6 +129,35 @@ public final class LocalCluster implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /**
+     * Writes where each process of this cluster runs ({@code <home>/cluster.properties}), so a
+     * later command can stop the cluster or kill one of its TaskManagers.
+     */
+    public Path writeState() throws IOException {
+        java.util.Properties state = new java.util.Properties();
+        state.setProperty("rest-url", restUrl().toString());
+        state.setProperty("bootstrap-servers", bootstrapServers);
+        state.setProperty("broker.pid", Long.toString(broker.pid()));
+        state.setProperty("jobmanager.pid", Long.toString(jobManager.pid()));
+        for (int i = 0; i < taskManagerProcesses.size(); i++) {
+            state.setProperty(
+                    "taskmanager." + (i + 1) + ".pid",
+                    Long.toString(taskManagerProcesses.get(i).pid()));
+        }
+        Path file = home.resolve(STATE_FILE);
+        try (var out = Files.newOutputStream(file)) {
+            state.store(out, "zerolayer cluster up");
+        }
+        return file;
+    }
+
+    /** The file {@link #writeState} writes in the cluster's home. */
+    public static final String STATE_FILE = "cluster.properties";
+
+    public Path home() {
+        return home;
+    }
+
     public URI restUrl() {
         return URI.create("http://localhost:" + restPort + "/");
     }
