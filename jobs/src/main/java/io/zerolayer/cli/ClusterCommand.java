@@ -69,9 +69,16 @@ final class ClusterCommand implements Runnable {
 
         @Option(
                 names = "--slots",
-                defaultValue = "1",
+                defaultValue = "2",
                 description = "Slots per TaskManager. Default: ${DEFAULT-VALUE}.")
         int slots;
+
+        @Option(
+                names = "--parallelism",
+                description =
+                        "The job's parallelism. Default: the TaskManager count, so that the job"
+                                + " finds slots on the others when one is killed.")
+        Integer parallelism;
 
         @Option(
                 names = "--rest-port",
@@ -125,7 +132,7 @@ final class ClusterCommand implements Runnable {
                     cluster.submit(
                             jar,
                             List.of("run", "--bootstrap-servers", cluster.bootstrapServers()),
-                            taskManagers * slots,
+                            parallelism != null ? parallelism : taskManagers,
                             null);
             cluster.awaitRunning(job, Duration.ofSeconds(300));
             System.out.println("ZeroLayer runs on a local Flink cluster.");
