@@ -118,7 +118,9 @@ final class ClusterCommand implements Runnable {
                             (k, v) -> {
                                 if (k.startsWith("zerolayer.")
                                         || k.startsWith("metrics.")
-                                        || k.startsWith("execution.")) {
+                                        || k.startsWith("execution.")
+                                        || k.startsWith("heartbeat.")
+                                        || k.startsWith("restart-strategy.")) {
                                     builder.setting(k, v);
                                 }
                             });
