@@ -50,6 +50,14 @@ public final class LocalCluster implements AutoCloseable {
                     "--add-opens=java.base/java.nio=ALL-UNNAMED",
                     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
 
+    /**
+     * Classes a cluster loads from its lib/ before the job's jar: ZeroLayer's native-code libraries
+     * (ONNX Runtime, the tokenizers and what they load natives with), so their natives load once
+     * per TaskManager JVM. The Docker image puts the same jars in lib/ with the same patterns.
+     */
+    public static final String PARENT_FIRST_PATTERNS =
+            "ai.djl.;ai.onnxruntime.;com.sun.jna.;com.google.gson.";
+
     private final Path home;
     private final Path flinkLib;
     private final String appClasspath;
@@ -319,9 +327,7 @@ public final class LocalCluster implements AutoCloseable {
                 "execution.checkpointing.savepoint-dir",
                 home.resolve("savepoints").toUri().toString());
         // ZeroLayer's native-code libraries are in lib/: load them from there, once per JVM
-        conf.put(
-                "classloader.parent-first-patterns.additional",
-                "ai.djl.;ai.onnxruntime.;com.sun.jna.;com.google.gson.");
+        conf.put("classloader.parent-first-patterns.additional", PARENT_FIRST_PATTERNS);
         conf.putAll(settings);
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
         conf.forEach(

@@ -1,0 +1,182 @@
+package io.zerolayer.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.cluster.LocalCluster;
+import io.zerolayer.jobs.JobTopic;
+import io.zerolayer.jobs.PipelineOptions;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * docker/ has no Docker engine to run on here, so its files are parsed and checked against the
+ * code: image versions against the POM, topics against the job's, settings against its options,
+ * paths against the tree, and the lib/ layout against what {@code zerolayer cluster up} runs.
+ */
+class DockerFilesTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static Map<String, Object> compose;
+    private static String dockerfile;
+    private static String pom;
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void read() throws Exception {
+        compose =
+                new Yaml(new SafeConstructor(new LoaderOptions()))
+                        .load(Files.readString(ROOT.resolve("docker/compose.yaml")));
+        dockerfile = Files.readString(ROOT.resolve("docker/Dockerfile"));
+        pom = Files.readString(ROOT.resolve("pom.xml"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> service(String name) {
+        return (Map<String, Object>) ((Map<String, Object>) compose.get("services")).get(name);
+    }
+
+    private static String pomProperty(String name) {
+        Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)<").matcher(pom);
+        assertThat(m.find()).as(name + " in pom.xml").isTrue();
+        return m.group(1);
+    }
+
+    /** The Flink settings every Flink container gets, as key → value. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> flinkProperties() {
+        Map<String, Object> env = (Map<String, Object>) service("jobmanager").get("environment");
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String line : ((String) env.get("FLINK_PROPERTIES")).split("\n")) {
+            if (!line.isBlank()) {
+                int colon = line.indexOf(':');
+                props.put(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
+            }
+        }
+        return props;
+    }
+
+    @Test
+    void imagesAreTheVersionsTheProjectBuildsAgainst() {
+        String flink = pomProperty("flink.version");
+        String minor = flink.substring(0, flink.lastIndexOf('.'));
+        assertThat(dockerfile).contains("ARG FLINK_IMAGE=flink:" + minor + "-java17");
+        String kafka = "apache/kafka:" + pomProperty("kafka.version");
+        assertThat(service("kafka").get("image")).isEqualTo(kafka);
+        assertThat(service("topic-init").get("image")).isEqualTo(kafka);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void topicInitCreatesEveryTopicTheJobNeedsWithItsShape() {
+        String script = String.join("\n", (List<String>) service("topic-init").get("command"));
+        Set<String> created = new HashSet<>();
+        Matcher m = Pattern.compile("create (\\S+) --partitions (\\d+)(.*)").matcher(script);
+        Map<String, String> lines = new LinkedHashMap<>();
+        while (m.find()) {
+            created.add(m.group(1));
+            lines.put(m.group(1), m.group(2) + m.group(3));
+        }
+        Configuration conf = new Configuration();
+        List<JobTopic> topics = JobTopic.of(conf, 4);
+        assertThat(created)
+                .containsExactlyInAnyOrderElementsOf(topics.stream().map(JobTopic::name).toList());
+        for (JobTopic t : topics) {
+            assertThat(lines.get(t.name())).startsWith(Integer.toString(t.partitions()));
+            assertThat(lines.get(t.name()).contains("cleanup.policy=compact"))
+                    .as(t.name())
+                    .isEqualTo(t.compacted());
+        }
+        assertThat(flinkProperties().get("zerolayer.kafka.bootstrap-servers"))
+                .isEqualTo("kafka:9092");
+    }
+
+    @Test
+    void everyZerolayerSettingIsOneTheJobKnowsAndEveryFileItNamesIsInTheImage() throws Exception {
+        Set<String> known = new HashSet<>();
+        for (Field f : PipelineOptions.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
+                known.add(((ConfigOption<?>) f.get(null)).key());
+            }
+        }
+        Map<String, String> props = flinkProperties();
+        props.keySet().stream()
+                .filter(k -> k.startsWith("zerolayer."))
+                .forEach(k -> assertThat(known).as("setting %s", k).contains(k));
+        for (String key :
+                List.of(
+                        PipelineOptions.PRECOMPILE_FILE.key(),
+                        PipelineOptions.PRICES_FILE.key(),
+                        PipelineOptions.CONTRACTS_FILE.key(),
+                        PipelineOptions.HARDWARE_PROFILES_FILE.key())) {
+            String inImage = props.get(key);
+            assertThat(inImage).as(key).startsWith("/opt/flink/conf/");
+            String file = inImage.substring("/opt/flink/conf/".length());
+            assertThat(ROOT.resolve("flink-conf").resolve(file)).exists();
+            assertThat(dockerfile).contains("flink-conf/" + file);
+        }
+        assertThat(props.get("classloader.parent-first-patterns.additional"))
+                .isEqualTo(LocalCluster.PARENT_FIRST_PATTERNS);
+    }
+
+    @Test
+    void theImageCopiesFilesTheBuildMakesAndTheJobIsSubmittedFromWhereItLands() throws Exception {
+        List<String> sources = new ArrayList<>();
+        Matcher copy = Pattern.compile("(?m)^COPY ((?:.|\\\\\\n)+?) (/\\S+)$").matcher(dockerfile);
+        while (copy.find()) {
+            for (String s : copy.group(1).replace("\\\n", " ").trim().split("\\s+")) {
+                sources.add(s);
+            }
+        }
+        assertThat(sources).isNotEmpty();
+        Assumptions.assumeTrue(
+                Files.exists(ROOT.resolve("jobs/target/zerolayer-flink.jar"))
+                        && Files.isDirectory(ROOT.resolve("flink-lib/target/lib")),
+                "build first (mvn package)");
+        for (String source : sources) {
+            var glob = FileSystems.getDefault().getPathMatcher("glob:" + source);
+            try (Stream<Path> files = Files.walk(ROOT.resolve(Path.of(source).getParent()), 1)) {
+                assertThat(files.map(ROOT::relativize).anyMatch(glob::matches))
+                        .as("COPY %s matches a file of the build", source)
+                        .isTrue();
+            }
+        }
+        assertThat(dockerfile).contains("/opt/flink/usrlib/zerolayer-flink.jar");
+        assertThat((String) service("submit").get("command"))
+                .contains("/opt/flink/usrlib/zerolayer-flink.jar run");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void prometheusScrapesThePortTheReporterTakesAndGrafanaGetsTheDashboard() throws Exception {
+        Map<String, Object> prom =
+                new Yaml(new SafeConstructor(new LoaderOptions()))
+                        .load(Files.readString(ROOT.resolve("docker/prometheus/prometheus.yml")));
+        Map<String, Object> job = ((List<Map<String, Object>>) prom.get("scrape_configs")).get(0);
+        Map<String, Object> sd = ((List<Map<String, Object>>) job.get("dns_sd_configs")).get(0);
+        assertThat(String.valueOf(sd.get("port")))
+                .isEqualTo(flinkProperties().get("metrics.reporter.prom.port"));
+        assertThat((List<String>) sd.get("names")).contains("jobmanager", "taskmanager");
+        for (String volume : (List<String>) service("grafana").get("volumes")) {
+            assertThat(ROOT.resolve("docker").resolve(volume.split(":")[0]).normalize()).exists();
+        }
+    }
+}
