@@ -179,4 +179,62 @@ class DockerFilesTest {
             assertThat(ROOT.resolve("docker").resolve(volume.split(":")[0]).normalize()).exists();
         }
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theKubernetesDeploymentRunsTheImageTheWayTheComposeFileDoes() throws Exception {
+        List<Map<String, Object>> docs = new ArrayList<>();
+        new Yaml(new SafeConstructor(new LoaderOptions()))
+                .loadAll(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
+                .forEach(d -> docs.add((Map<String, Object>) d));
+        Map<String, Object> deployment =
+                docs.stream()
+                        .filter(d -> "FlinkDeployment".equals(d.get("kind")))
+                        .findFirst()
+                        .orElseThrow();
+        Map<String, Object> spec = (Map<String, Object>) deployment.get("spec");
+        String flink = pomProperty("flink.version");
+        assertThat(spec.get("flinkVersion"))
+                .isEqualTo("v" + flink.substring(0, flink.lastIndexOf('.')).replace('.', '_'));
+        assertThat(spec.get("image")).isEqualTo(service("jobmanager").get("image"));
+        Map<String, Object> job = (Map<String, Object>) spec.get("job");
+        assertThat(job.get("jarURI")).isEqualTo("local:///opt/flink/usrlib/zerolayer-flink.jar");
+        assertThat(Class.forName((String) job.get("entryClass"))).isNotNull();
+        assertThat(job.get("upgradeMode")).isEqualTo("savepoint");
+
+        Map<String, String> conf = new LinkedHashMap<>();
+        ((Map<String, Object>) spec.get("flinkConfiguration"))
+                .forEach((k, v) -> conf.put(k, String.valueOf(v)));
+        assertThat(conf.get("high-availability.type")).isEqualTo("kubernetes");
+        assertThat(conf)
+                .containsKeys(
+                        "high-availability.storageDir",
+                        "execution.checkpointing.dir",
+                        "execution.checkpointing.savepoint-dir");
+        assertThat(conf.get("classloader.parent-first-patterns.additional"))
+                .isEqualTo(LocalCluster.PARENT_FIRST_PATTERNS);
+        assertThat(conf.get("metrics.reporter.prom.port"))
+                .isEqualTo(flinkProperties().get("metrics.reporter.prom.port"));
+        Set<String> known = new HashSet<>();
+        for (Field f : PipelineOptions.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
+                known.add(((ConfigOption<?>) f.get(null)).key());
+            }
+        }
+        conf.keySet().stream()
+                .filter(k -> k.startsWith("zerolayer."))
+                .forEach(k -> assertThat(known).as("setting %s", k).contains(k));
+
+        // the prices the job reads are the ConfigMap's, which is the project's price sheet
+        Map<String, Object> prices =
+                docs.stream()
+                        .filter(d -> "ConfigMap".equals(d.get("kind")))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(((Map<String, Object>) prices.get("data")).get("prices.yaml"))
+                .isEqualTo(Files.readString(ROOT.resolve("flink-conf/prices.yaml")));
+        String mounted = conf.get(PipelineOptions.PRICES_FILE.key());
+        assertThat(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
+                .contains("mountPath: " + mounted.substring(0, mounted.lastIndexOf('/')));
+    }
 }
