@@ -3,20 +3,19 @@ package io.zerolayer.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.cluster.LocalCluster;
-import io.zerolayer.schemas.KernelCostRecord;
-import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.jobs.JobTopic;
+import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +50,8 @@ class ClusterITCase {
                         .slotsPerTaskManager(1)
                         .restPort(freePort())
                         .setting("zerolayer.checkpoint-interval", "1 s")
+                        // batches of one: a request's bill does not depend on its companions
+                        .setting("zerolayer.batch.size", "1")
                         .setting("heartbeat.interval", "1000")
                         .setting("heartbeat.timeout", "8000")
                         .setting(
@@ -89,16 +90,45 @@ class ClusterITCase {
         replies = load.replies(REQUESTS, Duration.ofSeconds(10));
         assertThat(replies).hasSize(REQUESTS);
         assertThat(replies.values()).as("replies per request").containsOnly(1);
-        Map<String, Integer> costIds = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : load.committed("zerolayer.kernel-costs")) {
-            KernelCostRecord c = SingleObjectCodec.of(KernelCostRecord.class).decode(r.value());
-            costIds.merge(c.getRecordId(), 1, Integer::sum);
-        }
-        assertThat(costIds).isNotEmpty();
-        assertThat(costIds.values()).as("cost records per id").containsOnly(1);
+        // each kernel billed once: no cost record id twice (billedPerTenant fails on one)
+        Map<String, Long> billed = load.billedPerTenant("zerolayer.kernel-costs");
+        assertThat(billed).containsOnlyKeys("acme", "globex");
 
-        // an upgrade: stop with a savepoint, start again from it on the same TaskManagers
+        // stop with a savepoint; the same requests on a second job, on fresh topics and the same
+        // TaskManagers, with no failure: each tenant's bill is the same to the nano-dollar
         String savepoint = cluster.stopWithSavepoint(job, Duration.ofSeconds(120));
+        Configuration clean = new Configuration();
+        List<String> cleanRun = new java.util.ArrayList<>(run);
+        for (JobTopic t : JobTopic.of(new Configuration(), 2)) {
+            String name = "clean." + t.name();
+            clean.set(t.option(), name);
+            cleanRun.add("-D" + t.option().key() + "=" + name);
+        }
+        cleanRun.add("-Dzerolayer.kafka.transactional-id-prefix=clean");
+        cleanRun.add("-Dzerolayer.kafka.group-id=clean");
+        String cleanReplies = "zerolayer.replies.clean";
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            List<NewTopic> topics = new java.util.ArrayList<>();
+            JobTopic.of(clean, 2).forEach(t -> topics.add(t.newTopic()));
+            topics.add(new NewTopic(cleanReplies, 1, (short) 1));
+            admin.createTopics(topics).all().get();
+        }
+        String cleanJob = cluster.submit(JAR, cleanRun, 2, null);
+        cluster.awaitRunning(cleanJob, Duration.ofSeconds(180));
+        InFlightLoad cleanLoad =
+                new InFlightLoad(
+                        cluster.bootstrapServers(),
+                        clean.get(PipelineOptions.REQUESTS_TOPIC),
+                        cleanReplies,
+                        60);
+        cleanLoad.send(0, REQUESTS);
+        assertThat(cleanLoad.replies(REQUESTS, Duration.ofSeconds(240))).hasSize(REQUESTS);
+        Thread.sleep(2000); // the last checkpoint's cost records
+        assertThat(cleanLoad.billedPerTenant(clean.get(PipelineOptions.COSTS_TOPIC)))
+                .isEqualTo(billed);
+        cluster.stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
+
+        // an upgrade: the first job again, from its savepoint, on the same TaskManagers
         String second = cluster.submit(JAR, run, 2, savepoint);
         cluster.awaitRunning(second, Duration.ofSeconds(180));
         load.send(REQUESTS, 1);

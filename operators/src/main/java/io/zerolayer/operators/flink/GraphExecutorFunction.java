@@ -863,7 +863,8 @@ public class GraphExecutorFunction
         if (prune) {
             LOG.debug("Pruning optional nodes: {}", headroom.describe());
         }
-        // each graph's requests run together; a strict request runs alone
+        // each graph's requests run together; a strict request, or any with a batch size of 1,
+        // runs alone
         record Group(CompiledGraph graph, String alone) {}
         java.util.Map<Group, List<Bound>> byGraph = new java.util.LinkedHashMap<>();
         for (RoutedRequest in : batch) {
@@ -888,10 +889,11 @@ public class GraphExecutorFunction
                             CompiledGraph.BatchInput.of(
                                     warm.classified().parsed(), modeOf(in, prune));
                 }
+                // a batch size of 1 holds however the batch was formed, a restore's requests in
+                // flight joining the next batch included: each runs, and is billed, alone
+                boolean alone = strict(in) || execution.batchSize() == 1;
                 byGraph.computeIfAbsent(
-                                new Group(
-                                        warm.graph(),
-                                        strict(in) ? in.request.getRequestId() : null),
+                                new Group(warm.graph(), alone ? in.request.getRequestId() : null),
                                 g -> new ArrayList<>())
                         .add(new Bound(in, warm, input));
             } catch (RuntimeException e) {

@@ -31,6 +31,7 @@ public final class InFlightLoad {
             SingleObjectCodec.of(AnalysisRequest.class);
 
     private final String bootstrapServers;
+    private final String requestsTopic;
     private final String replyTopic;
     private final int sentences;
 
@@ -38,12 +39,18 @@ public final class InFlightLoad {
      * @param sentences sentences of each request's text: more make each one longer to answer
      */
     public InFlightLoad(String bootstrapServers, String replyTopic, int sentences) {
+        this(bootstrapServers, "zerolayer.requests", replyTopic, sentences);
+    }
+
+    public InFlightLoad(
+            String bootstrapServers, String requestsTopic, String replyTopic, int sentences) {
         this.bootstrapServers = bootstrapServers;
+        this.requestsTopic = requestsTopic;
         this.replyTopic = replyTopic;
         this.sentences = sentences;
     }
 
-    /** Sends requests {@code from} … {@code from + count - 1} to {@code zerolayer.requests}. */
+    /** Sends requests {@code from} … {@code from + count - 1} to the requests topic. */
     public void send(int from, int count) {
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(
@@ -52,7 +59,7 @@ public final class InFlightLoad {
                         new ByteArraySerializer())) {
             for (int i = from; i < from + count; i++) {
                 ProducerRecord<byte[], byte[]> r =
-                        new ProducerRecord<>("zerolayer.requests", CODEC.encode(request(i)));
+                        new ProducerRecord<>(requestsTopic, CODEC.encode(request(i)));
                 r.headers().add(ZeroLayerHeaders.REPLY_TOPIC, replyTopic.getBytes());
                 r.headers().add(ZeroLayerHeaders.CORRELATION_ID, ("c-" + i).getBytes());
                 producer.send(r);
@@ -95,6 +102,33 @@ public final class InFlightLoad {
             }
         } while (perRequest.size() < count && System.nanoTime() < deadline);
         return perRequest;
+    }
+
+    /**
+     * Nano-USD billed per tenant by the committed kernel cost records of {@code costsTopic}, and
+     * fails unless every record id is there once.
+     */
+    public Map<String, Long> billedPerTenant(String costsTopic) {
+        Map<String, Long> perTenant = new java.util.TreeMap<>();
+        Map<String, Integer> perId = new HashMap<>();
+        var codec = SingleObjectCodec.of(io.zerolayer.schemas.KernelCostRecord.class);
+        for (ConsumerRecord<byte[], byte[]> r : committed(costsTopic)) {
+            var c = codec.decode(r.value());
+            perId.merge(c.getRecordId(), 1, Integer::sum);
+            long nanoUsd =
+                    c.getComputeNanoUsd()
+                            + c.getMemoryNanoUsd()
+                            + c.getPcieNanoUsd()
+                            + c.getDeviceTimeNanoUsd();
+            perTenant.merge(c.getTenantId(), nanoUsd, Long::sum);
+        }
+        perId.forEach(
+                (id, n) -> {
+                    if (n != 1) {
+                        throw new AssertionError("cost record " + id + " written " + n + " times");
+                    }
+                });
+        return perTenant;
     }
 
     /** Every committed record of a topic (read_committed), read to the end it had. */
