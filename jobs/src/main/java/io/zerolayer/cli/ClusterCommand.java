@@ -141,6 +141,16 @@ final class ClusterCommand implements Runnable {
             System.out.println("  Web UI / REST     : " + cluster.restUrl());
             System.out.println("  bootstrap servers : " + cluster.bootstrapServers());
             System.out.println("  job               : " + job);
+            try {
+                System.out.println(
+                        "  metrics           : "
+                                + new ClusterEndpoints(
+                                                java.net.http.HttpClient.newHttpClient(),
+                                                cluster.restUrl())
+                                        .discover());
+            } catch (java.io.IOException e) {
+                System.out.println("  metrics           : not readable yet (" + e + ")");
+            }
             System.out.println("  logs              : " + home.resolve("log").toAbsolutePath());
             System.out.println(
                     "Try: ./zerolayer submit --bootstrap-servers "
