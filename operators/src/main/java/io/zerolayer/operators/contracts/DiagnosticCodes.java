@@ -5,7 +5,7 @@ import java.util.Set;
 /**
  * The stable diagnostic codes. Codes in {@link #ABNORMAL} describe abnormal structure, which a
  * tenant's {@code degrade} policy serves with the SAFE graph; all others are contract failures and
- * always rejected. README.md lists every code with an example.
+ * always rejected. docs/prompts.md lists every code with an example.
  */
 public final class DiagnosticCodes {
     public static final String NO_TASK = "ZL001";
