@@ -182,6 +182,49 @@ class DockerFilesTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void recoveryIsTunedTheSameWayInComposeKubernetesAndFlinkConf() throws Exception {
+        Map<String, String> tuned = new LinkedHashMap<>();
+        org.apache.flink.configuration.GlobalConfiguration.loadConfiguration(
+                        ROOT.resolve("flink-conf").toString())
+                .toMap()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith("heartbeat.")
+                                    || k.startsWith("restart-strategy.")
+                                    || k.startsWith("taskmanager.load-balance.")) {
+                                tuned.put(k, v);
+                            }
+                        });
+        assertThat(tuned)
+                .containsKeys(
+                        "heartbeat.timeout",
+                        "restart-strategy.type",
+                        "taskmanager.load-balance.mode");
+        Map<String, Object> k8sConf = null;
+        for (Object d :
+                new Yaml(new SafeConstructor(new LoaderOptions()))
+                        .loadAll(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))) {
+            Map<String, Object> doc = (Map<String, Object>) d;
+            if ("FlinkDeployment".equals(doc.get("kind"))) {
+                k8sConf =
+                        (Map<String, Object>)
+                                ((Map<String, Object>) doc.get("spec")).get("flinkConfiguration");
+            }
+        }
+        assertThat(k8sConf).isNotNull();
+        Map<String, String> compose = flinkProperties();
+        for (var e : tuned.entrySet()) {
+            assertThat(compose.get(e.getKey()))
+                    .as("compose %s", e.getKey())
+                    .isEqualTo(e.getValue());
+            assertThat(String.valueOf(k8sConf.get(e.getKey())))
+                    .as("k8s %s", e.getKey())
+                    .isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void theKubernetesDeploymentRunsTheImageTheWayTheComposeFileDoes() throws Exception {
         List<Map<String, Object>> docs = new ArrayList<>();
         new Yaml(new SafeConstructor(new LoaderOptions()))

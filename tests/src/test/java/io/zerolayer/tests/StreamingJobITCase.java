@@ -893,7 +893,7 @@ class StreamingJobITCase {
     }
 
     @Test
-    void sinksWithKnownTopicsKeepAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
+    void everySinkKeepsAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
         // each reply waits for the checkpoint that commits it, so 16 round trips in a row span
         // at least 16 checkpoints: a sink naming a transaction per checkpoint leaves at least 16
         // ids per writer on the broker, each kept there for transactional.id.expiration.ms
@@ -929,16 +929,13 @@ class StreamingJobITCase {
         }
         // two writers a sink (one per slot), a few ids each: the one in use and those waiting
         // for their checkpoint's commit (one at a time here; three allowed)
-        for (String sink : List.of("costs", "graphs", "cost-summary", "dlt")) {
+        // (the replies sink too: it names its topics as the allow-list's pattern)
+        for (String sink : List.of("replies", "costs", "graphs", "cost-summary", "dlt")) {
             assertThat(idsBySink.get(sink))
                     .as("transactional ids of the %s sink", sink)
                     .isNotEmpty()
                     .hasSizeLessThanOrEqualTo(3 * SLOTS);
         }
-        // replies go to each requester's own topic, which the sink cannot list on a restart
-        assertThat(idsBySink.get("replies"))
-                .as("the replies sink names a transaction per checkpoint")
-                .hasSizeGreaterThanOrEqualTo(16);
     }
 
     /** Waits until the job's consumer group has committed offsets past {@code requests}. */

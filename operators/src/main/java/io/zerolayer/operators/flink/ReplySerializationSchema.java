@@ -5,6 +5,11 @@ import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -21,8 +26,13 @@ import org.slf4j.LoggerFactory;
  * not serialize) goes to the dead-letter topic instead, keyed by request id with the request's
  * correlation id, its source position and the reason in Spring's DLT headers, and no value. The
  * sink never fails the job on one record.
+ *
+ * <p>It names the topics it may write to as a pattern (the allow-list and the dead-letter topic),
+ * so that an exactly-once sink can reuse a few transactional ids and, on recovery, find its
+ * lingering transactions on those topics (the connector's {@code POOLING} naming).
  */
-public final class ReplySerializationSchema implements KafkaRecordSerializationSchema<Reply> {
+public final class ReplySerializationSchema
+        implements KafkaRecordSerializationSchema<Reply>, KafkaDatasetFacetProvider {
     private static final Logger LOG = LoggerFactory.getLogger(ReplySerializationSchema.class);
 
     private final ReplyTopics replyTopics;
@@ -32,6 +42,14 @@ public final class ReplySerializationSchema implements KafkaRecordSerializationS
     public ReplySerializationSchema(ReplyTopics replyTopics, String deadLetterTopic) {
         this.replyTopics = replyTopics;
         this.deadLetterTopic = deadLetterTopic;
+    }
+
+    @Override
+    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+        return Optional.of(
+                new DefaultKafkaDatasetFacet(
+                        DefaultKafkaDatasetIdentifier.ofPattern(
+                                replyTopics.pattern(deadLetterTopic))));
     }
 
     @Override

@@ -113,6 +113,24 @@ public final class ReplyTopics implements Serializable {
         return defaultTopic;
     }
 
+    /**
+     * A regular expression matching every topic a reply may be written to (the default topic, the
+     * names and the prefixes of the list) and the extra topics given, such as the dead-letter topic
+     * a reply falls back to. It may match more than {@link #resolve} admits (one of the job's own
+     * topics under a prefix): it says where to look for a sink's own transactions, not where a
+     * reply may go.
+     */
+    public Pattern pattern(String... extra) {
+        List<String> alternatives = new ArrayList<>();
+        alternatives.add(Pattern.quote(defaultTopic));
+        names.forEach(n -> alternatives.add(Pattern.quote(n)));
+        prefixes.forEach(p -> alternatives.add(Pattern.quote(p) + ".*"));
+        for (String e : extra) {
+            alternatives.add(Pattern.quote(e));
+        }
+        return Pattern.compile(String.join("|", alternatives));
+    }
+
     /** The allow-list as configured: default topic, names, then prefixes with their {@code *}. */
     public String describe() {
         List<String> all = new ArrayList<>();

@@ -149,6 +149,34 @@ class RecordErrorBoundaryTest {
     }
 
     @Test
+    void theRepliesSinkNamesEveryTopicAReplyCanReachSoItCanFindItsOwnTransactions() {
+        ReplyTopics topics =
+                new ReplyTopics(
+                        "zerolayer.responses",
+                        List.of("zerolayer.replies.*", "team.replies"),
+                        List.of("zerolayer.kernel-costs"));
+        var pattern = topics.pattern("zerolayer.dlt");
+        for (String t :
+                List.of(
+                        "zerolayer.responses",
+                        "zerolayer.replies.a",
+                        "team.replies",
+                        "zerolayer.dlt")) {
+            assertThat(pattern.matcher(t).matches()).as(t).isTrue();
+        }
+        // the dots are literal, and a listed name is not a prefix
+        for (String t : List.of("zerolayerXresponses", "team.replies.b", "zerolayer.control")) {
+            assertThat(pattern.matcher(t).matches()).as(t).isFalse();
+        }
+        var facet =
+                new ReplySerializationSchema(topics, "zerolayer.dlt")
+                        .getKafkaDatasetFacet()
+                        .orElseThrow()
+                        .getTopicIdentifier();
+        assertThat(facet.getTopicPattern().pattern()).isEqualTo(pattern.pattern());
+    }
+
+    @Test
     void oversizeIdsAndAttributesAreDeadLettered() throws Exception {
         try (var h = classifierHarness()) {
             h.processElement(raw(CODEC.encode(request("x".repeat(1000), "<task:embed> x"))), 0);
