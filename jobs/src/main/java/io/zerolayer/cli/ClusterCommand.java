@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -112,18 +111,7 @@ final class ClusterCommand implements Runnable {
                             .taskManagers(taskManagers)
                             .slotsPerTaskManager(slots)
                             .restPort(restPort);
-            Configuration conf = settings.load();
-            conf.toMap()
-                    .forEach(
-                            (k, v) -> {
-                                if (k.startsWith("zerolayer.")
-                                        || k.startsWith("metrics.")
-                                        || k.startsWith("execution.")
-                                        || k.startsWith("heartbeat.")
-                                        || k.startsWith("restart-strategy.")) {
-                                    builder.setting(k, v);
-                                }
-                            });
+            builder.settingsFrom(settings.load());
             LocalCluster cluster = builder.build();
             System.out.printf(
                     "Starting a broker, a JobManager and %d TaskManager(s) in %s …%n",

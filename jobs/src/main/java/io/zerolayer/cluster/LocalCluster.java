@@ -58,6 +58,16 @@ public final class LocalCluster implements AutoCloseable {
     public static final String PARENT_FIRST_PATTERNS =
             "ai.djl.;ai.onnxruntime.;com.sun.jna.;com.google.gson.";
 
+    /** The prefixes of the settings {@link Builder#settingsFrom} passes to a cluster. */
+    static final List<String> CLUSTER_PREFIXES =
+            List.of(
+                    "zerolayer.",
+                    "metrics.",
+                    "execution.",
+                    "heartbeat.",
+                    "restart-strategy.",
+                    "taskmanager.load-balance.");
+
     private final Path home;
     private final Path flinkLib;
     private final String appClasspath;
@@ -108,7 +118,8 @@ public final class LocalCluster implements AutoCloseable {
                 flinkProcess(
                         "jobmanager",
                         "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-                        "GET_JM_RESOURCE_PARAMS");
+                        "GET_JM_RESOURCE_PARAMS",
+                        List.of());
         for (int i = 0; i < taskManagers; i++) {
             startTaskManager();
         }
@@ -117,13 +128,54 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts one more TaskManager process; it registers with the JobManager by itself. */
     public Process startTaskManager() throws IOException, InterruptedException {
+        String name = taskManagerName(taskManagerProcesses.size());
         Process tm =
                 flinkProcess(
-                        "taskmanager-" + (taskManagerProcesses.size() + 1),
+                        name,
                         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                        "GET_TM_RESOURCE_PARAMS");
+                        "GET_TM_RESOURCE_PARAMS",
+                        // its id in the Web UI and REST API is the name of its log
+                        List.of("-D", "taskmanager.resource-id=" + name));
         taskManagerProcesses.add(tm);
         return tm;
+    }
+
+    /**
+     * The name of TaskManager {@code index} (0-based, in start order): its resource id in the REST
+     * API and the name of its log files, {@code taskmanager-1} for the first.
+     */
+    public static String taskManagerName(int index) {
+        return "taskmanager-" + (index + 1);
+    }
+
+    /** Busy slots of each TaskManager by resource id, as the REST API reports them. */
+    public Map<String, Integer> busySlots() throws IOException, InterruptedException {
+        Map<String, Integer> busy = new java.util.TreeMap<>();
+        for (JsonNode tm :
+                send(HttpRequest.newBuilder(restUrl().resolve("taskmanagers")).build())
+                        .path("taskmanagers")) {
+            busy.put(
+                    tm.path("id").asText(),
+                    tm.path("slotsNumber").asInt() - tm.path("freeSlots").asInt());
+        }
+        return busy;
+    }
+
+    /**
+     * When the JobManager recorded each failure of the job (epoch millis, oldest first), from the
+     * REST API's exception history.
+     */
+    public List<Long> failureTimes(String jobId) throws IOException, InterruptedException {
+        List<Long> times = new ArrayList<>();
+        for (JsonNode e :
+                send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId + "/exceptions"))
+                                .build())
+                        .path("exceptionHistory")
+                        .path("entries")) {
+            times.add(e.path("timestamp").asLong());
+        }
+        times.sort(null);
+        return times;
     }
 
     /** Kills TaskManager {@code index} (0-based, in start order) with SIGKILL. */
@@ -349,7 +401,8 @@ public final class LocalCluster implements AutoCloseable {
                 """);
     }
 
-    private Process flinkProcess(String name, String mainClass, String resourceQuery)
+    private Process flinkProcess(
+            String name, String mainClass, String resourceQuery, List<String> dynamic)
             throws IOException, InterruptedException {
         List<String> resources = resourceParams(resourceQuery);
         List<String> jvm = new ArrayList<>(List.of(resources.get(0).trim().split("\\s+")));
@@ -359,6 +412,7 @@ public final class LocalCluster implements AutoCloseable {
         List<String> args =
                 new ArrayList<>(List.of("--configDir", home.resolve("conf").toString()));
         args.addAll(List.of(resources.get(1).trim().split("\\s+")));
+        args.addAll(dynamic);
         return launch(name, flinkLib + File.separator + "*", jvm, mainClass, args);
     }
 
@@ -507,6 +561,22 @@ public final class LocalCluster implements AutoCloseable {
 
         public Builder restPort(int restPort) {
             this.restPort = restPort;
+            return this;
+        }
+
+        /**
+         * The settings of a loaded configuration that concern a cluster rather than one client:
+         * {@code zerolayer.*}, metrics, execution (checkpoints), heartbeats, restarts and slot
+         * placement.
+         */
+        public Builder settingsFrom(org.apache.flink.configuration.Configuration conf) {
+            conf.toMap()
+                    .forEach(
+                            (k, v) -> {
+                                if (CLUSTER_PREFIXES.stream().anyMatch(k::startsWith)) {
+                                    setting(k, v);
+                                }
+                            });
             return this;
         }
 

@@ -1,0 +1,138 @@
+package io.zerolayer.cli;
+
+import io.zerolayer.bench.RecoveryBench;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.apache.flink.util.TimeUtils;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code zerolayer bench recovery}: the time a TaskManager crash costs the people waiting for
+ * replies, on a local multi-process cluster ({@link RecoveryBench}).
+ */
+@Command(
+        name = "recovery",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the job saturated on a local multi-process cluster, kill a TaskManager with"
+                    + " SIGKILL, and measure the time to the JobManager noticing, to the first"
+                    + " reply after recovery and to full throughput again.",
+            "Prints a Markdown report and writes it to bench-results/latest-recovery.md, the"
+                    + " figures as JSON beside it. Run from the repository root after mvn -B"
+                    + " package -DskipTests."
+        })
+final class RecoveryBenchCommand implements Callable<Integer> {
+    @Option(
+            names = "--task-managers",
+            defaultValue = "2",
+            description = "TaskManager processes. Default: ${DEFAULT-VALUE}.")
+    int taskManagers;
+
+    @Option(
+            names = "--slots",
+            defaultValue = "2",
+            description = "Slots per TaskManager. Default: ${DEFAULT-VALUE}.")
+    int slots;
+
+    @Option(
+            names = "--parallelism",
+            description = "The job's parallelism. Default: the TaskManager count.")
+    Integer parallelism;
+
+    @Option(
+            names = "--in-flight",
+            defaultValue = "200",
+            description =
+                    "Requests in flight (closed loop), enough to keep every slot busy through"
+                            + " checkpoint waits. Default: ${DEFAULT-VALUE}.")
+    int inFlight;
+
+    @Option(
+            names = "--warmup",
+            defaultValue = "20s",
+            description = "Load before the measurement starts. Default: ${DEFAULT-VALUE}.")
+    String warmup;
+
+    @Option(
+            names = "--before",
+            defaultValue = "20s",
+            description = "Measured load before the kill. Default: ${DEFAULT-VALUE}.")
+    String before;
+
+    @Option(
+            names = "--after",
+            defaultValue = "60s",
+            description = "Load after the kill. Default: ${DEFAULT-VALUE}.")
+    String after;
+
+    @Option(
+            names = "--replace",
+            description =
+                    "Start a new TaskManager right after the kill, as Kubernetes would restart"
+                            + " the pod; by default the job recovers on the others' slots.")
+    boolean replace;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Workload seed.")
+    long seed;
+
+    @Option(
+            names = "--out",
+            defaultValue = "bench-results",
+            description = "Folder for the JSON and Markdown results. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Mixin PipelineSettings settings;
+
+    @Override
+    public Integer call() throws Exception {
+        Path lib = Path.of("flink-lib", "target", "lib");
+        Path jar = Path.of("jobs", "target", "zerolayer-flink.jar");
+        if (!Files.isDirectory(lib) || !Files.exists(jar)) {
+            throw new IllegalArgumentException(
+                    "Run from the repository root after mvn -B package -DskipTests (needs "
+                            + lib
+                            + " and "
+                            + jar
+                            + ")");
+        }
+        if (slots * (taskManagers - 1) < (parallelism != null ? parallelism : taskManagers)
+                && !replace) {
+            throw new IllegalArgumentException(
+                    "After one TaskManager is killed the others have too few slots for the job;"
+                            + " add --replace, more --slots or fewer --parallelism");
+        }
+        Path home = Files.createTempDirectory("zerolayer-recovery-");
+        RecoveryBench.Options o =
+                new RecoveryBench.Options(
+                        home,
+                        lib,
+                        jar,
+                        System.getProperty("java.class.path"),
+                        settings.load(),
+                        taskManagers,
+                        slots,
+                        parallelism != null ? parallelism : taskManagers,
+                        inFlight,
+                        duration(warmup),
+                        duration(before),
+                        duration(after),
+                        replace,
+                        seed,
+                        out);
+        RecoveryBench.Result result = RecoveryBench.run(o);
+        System.out.println();
+        System.out.println(RecoveryBench.markdown(result, o));
+        Path json = RecoveryBench.write(result, o);
+        System.out.println("Figures: " + json + " and " + out.resolve("latest-recovery.md"));
+        System.out.println("Logs of the cluster: " + home.resolve("log"));
+        return result.lost() == 0 ? 0 : 1;
+    }
+
+    private static Duration duration(String text) {
+        return TimeUtils.parseDuration(text);
+    }
+}
