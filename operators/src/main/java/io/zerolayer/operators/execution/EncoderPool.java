@@ -3,15 +3,30 @@ package io.zerolayer.operators.execution;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.ExecutionDevice;
 import io.zerolayer.gpu.SentenceEncoder;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The ONNX sessions of one task slot, one per model and device, opened on first use and shared by
  * every compiled graph in the slot. A slot has the CPU and at most one CUDA device (its share of
  * the TaskManager's GPUs). Closing the pool closes the sessions.
+ *
+ * <p>A slot whose task ends can {@link #park} its pool instead, and the next task of the same job
+ * in this JVM {@linkplain #reuseOrOpen takes it back}: a restart after a failure then finds its
+ * sessions open rather than loading every model's weights again, which is most of a restarted
+ * slot's start-up. A pool is used by one slot at a time; parked pools are closed by {@link
+ * #closeParked}, which the job registers to run when Flink releases its classes on this
+ * TaskManager.
  */
 public final class EncoderPool implements AutoCloseable {
+    /** Parked pools by their settings; any slot with the same settings may take one. */
+    private static final Map<List<Object>, Deque<EncoderPool>> PARKED = new HashMap<>();
+
     private final int intraOpThreads;
     private final ExecutionDevice cuda;
     private final Map<String, SentenceEncoder> sessions = new LinkedHashMap<>();
@@ -26,6 +41,54 @@ public final class EncoderPool implements AutoCloseable {
     public EncoderPool(int intraOpThreads, ExecutionDevice cuda) {
         this.intraOpThreads = intraOpThreads;
         this.cuda = cuda;
+    }
+
+    /**
+     * A parked pool with these settings, else a new one (its sessions open on first use).
+     *
+     * @param cuda the slot's CUDA device, or null
+     */
+    public static EncoderPool reuseOrOpen(int intraOpThreads, ExecutionDevice cuda) {
+        synchronized (PARKED) {
+            Deque<EncoderPool> parked = PARKED.get(key(intraOpThreads, cuda));
+            EncoderPool pool = parked == null ? null : parked.poll();
+            if (pool != null) {
+                return pool;
+            }
+        }
+        return new EncoderPool(intraOpThreads, cuda);
+    }
+
+    /**
+     * Keeps this pool, sessions open, for the next task that asks for one with the same settings.
+     * Only a pool no batch is running on may be parked.
+     */
+    public void park() {
+        synchronized (PARKED) {
+            PARKED.computeIfAbsent(key(intraOpThreads, cuda), k -> new ArrayDeque<>()).push(this);
+        }
+    }
+
+    /** Closes every parked pool; pools in use are left alone. Returns how many were closed. */
+    public static int closeParked() {
+        List<EncoderPool> all = new ArrayList<>();
+        synchronized (PARKED) {
+            PARKED.values().forEach(all::addAll);
+            PARKED.clear();
+        }
+        all.forEach(EncoderPool::close);
+        return all.size();
+    }
+
+    private static List<Object> key(int intraOpThreads, ExecutionDevice cuda) {
+        return java.util.Arrays.asList(intraOpThreads, cuda);
+    }
+
+    /** Whether this pool was parked and is waiting to be taken; for tests. */
+    static boolean isParked(EncoderPool pool) {
+        synchronized (PARKED) {
+            return PARKED.values().stream().anyMatch(d -> d.contains(pool));
+        }
     }
 
     /** The model's CPU session. */

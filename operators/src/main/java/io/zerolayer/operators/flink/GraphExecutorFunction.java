@@ -335,7 +335,17 @@ public class GraphExecutorFunction
             LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
         }
         slotCuda = cuda;
-        encoders = new EncoderPool(intraOpThreads, cuda);
+        // a restarted task takes back the sessions an earlier task of this job left in this JVM;
+        // they are closed when Flink releases the job's classes here
+        getRuntimeContext()
+                .registerUserCodeClassLoaderReleaseHookIfAbsent(
+                        "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
+        encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
+        if (encoders.openSessions() > 0) {
+            LOG.info(
+                    "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
+                    encoders.openSessions());
+        }
         // Warm start: open every model's session now, so the first request of a graph pays only
         // for compiling it (graph_compile_time_ms), not for loading weights.
         for (EncoderModel model : EncoderModel.values()) {
@@ -1239,13 +1249,18 @@ public class GraphExecutorFunction
 
     @Override
     public void close() throws Exception {
-        if (inference != null && !inference.stop(60)) {
+        boolean stopped = inference == null || inference.stop(60);
+        if (!stopped) {
             // a session must not close under a running batch: its replies are not emitted, its
             // requests are in the last checkpoint's in-flight state
             LOG.warn("The inference thread did not stop within 60 s");
         }
         if (encoders != null) {
-            encoders.close();
+            if (stopped) {
+                encoders.park(); // for the next task of this job here, e.g. after a restart
+            } else {
+                encoders.close(); // still in use: never handed to another task
+            }
         }
     }
 }
