@@ -2,11 +2,11 @@ package io.zerolayer.analyze;
 
 import io.zerolayer.jobs.BatchAnalysisJob;
 import io.zerolayer.jobs.StreamingJob;
-import io.zerolayer.operators.batch.AnalysisEvent;
-import io.zerolayer.operators.batch.DocumentAttributes;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.documents.DocumentFormat;
+import io.zerolayer.operators.flink.batch.AnalysisEvent;
+import io.zerolayer.operators.flink.batch.DocumentAttributes;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.io.PrintStream;
 import java.nio.file.Path;

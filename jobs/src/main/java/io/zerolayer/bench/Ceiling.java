@@ -3,7 +3,7 @@ package io.zerolayer.bench;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
-import io.zerolayer.operators.execution.EncoderRuns;
+import io.zerolayer.operators.compiler.EncoderRuns;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;

@@ -1,9 +1,5 @@
 package io.zerolayer.jobs;
 
-import io.zerolayer.operators.batch.AnalysisEvent;
-import io.zerolayer.operators.batch.DocumentFile;
-import io.zerolayer.operators.batch.DocumentRequests;
-import io.zerolayer.operators.batch.WholeFileFormat;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.flink.DeadLetter;
@@ -12,6 +8,10 @@ import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.flink.batch.AnalysisEvent;
+import io.zerolayer.operators.flink.batch.DocumentFile;
+import io.zerolayer.operators.flink.batch.DocumentRequests;
+import io.zerolayer.operators.flink.batch.WholeFileFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

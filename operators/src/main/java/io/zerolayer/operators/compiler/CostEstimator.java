@@ -6,7 +6,6 @@ import io.zerolayer.gpu.costmodel.OnnxCostModel;
 import io.zerolayer.gpu.hardware.DeviceReport;
 import io.zerolayer.gpu.hardware.HardwareProfile;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
-import io.zerolayer.operators.execution.EncoderRuns;
 import io.zerolayer.operators.tasks.DocumentTask;
 import java.util.LinkedHashMap;
 import java.util.List;

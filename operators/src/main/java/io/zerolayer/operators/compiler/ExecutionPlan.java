@@ -1,6 +1,5 @@
 package io.zerolayer.operators.compiler;
 
-import io.zerolayer.operators.execution.NodeTimings;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.GraphNode;
@@ -70,17 +69,20 @@ public record ExecutionPlan(
     }
 
     public ExecutionGraph toDescriptor(Instant compiledAt) {
-        return toDescriptor(compiledAt, "", null);
+        return toDescriptor(compiledAt, "", java.util.Map.of(), 0);
     }
 
     /**
-     * The descriptor, with the compiling slot's device report and, when given, the nodes' measured
-     * p50 durations in this slot ({@code measured.p50-us}, {@code measured.runs} node params).
+     * The descriptor, with the compiling slot's device report and the nodes' measured p50 durations
+     * in this slot over {@code runs} runs ({@code measured.p50-us}, {@code measured.runs} node
+     * params; none when {@code runs} is 0).
      */
     public ExecutionGraph toDescriptor(
-            Instant compiledAt, String hardwareReport, NodeTimings timings) {
-        java.util.Map<String, Long> p50 =
-                timings == null || timings.runs() == 0 ? java.util.Map.of() : timings.p50Micros();
+            Instant compiledAt,
+            String hardwareReport,
+            java.util.Map<String, Long> measuredP50Micros,
+            long runs) {
+        java.util.Map<String, Long> p50 = runs == 0 ? java.util.Map.of() : measuredP50Micros;
         return ExecutionGraph.newBuilder()
                 .setGraphId(graphId)
                 .setSignature(signature)
@@ -105,9 +107,7 @@ public record ExecutionPlan(
                                                 params.put(
                                                         "measured.p50-us",
                                                         String.valueOf(measured));
-                                                params.put(
-                                                        "measured.runs",
-                                                        String.valueOf(timings.runs()));
+                                                params.put("measured.runs", String.valueOf(runs));
                                                 node.setParams(params);
                                             }
                                             return node;

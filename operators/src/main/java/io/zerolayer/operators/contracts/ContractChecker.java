@@ -3,10 +3,10 @@ package io.zerolayer.operators.contracts;
 import static io.zerolayer.operators.contracts.DiagnosticCodes.*;
 
 import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.prompt.PromptNode;
 import io.zerolayer.operators.prompt.TagNode;
 import io.zerolayer.operators.prompt.TextNode;
-import io.zerolayer.operators.structure.PromptDiagnostic;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

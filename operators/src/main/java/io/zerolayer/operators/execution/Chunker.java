@@ -2,6 +2,7 @@ package io.zerolayer.operators.execution;
 
 import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.structure.DocumentContent.TextRun;
+import io.zerolayer.operators.tasks.Chunk;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.Arrays;

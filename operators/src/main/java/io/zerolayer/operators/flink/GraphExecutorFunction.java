@@ -10,8 +10,8 @@ import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContracts;
-import io.zerolayer.operators.costs.CostRecords;
 import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.CostRecords;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
@@ -839,7 +839,8 @@ public class GraphExecutorFunction
                 in.safeMode ? compiler.compileSafe(safeModeMaxChars) : compiler.compile(classified);
         graph = new CompiledGraph(plan, encoders, prices());
         long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-        ExecutionGraph descriptor = plan.toDescriptor(Instant.now(), hardwareReport, null);
+        ExecutionGraph descriptor =
+                plan.toDescriptor(Instant.now(), hardwareReport, java.util.Map.of(), 0);
         warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
         cacheMisses.inc();
         compileTimeMs.update(compileMicros / 1_000);
@@ -1128,7 +1129,11 @@ public class GraphExecutorFunction
                 ctx.output(
                         GRAPH_DESCRIPTORS,
                         graph.plan()
-                                .toDescriptor(graph.compiledAt(), hardwareReport, graph.timings()));
+                                .toDescriptor(
+                                        graph.compiledAt(),
+                                        hardwareReport,
+                                        graph.timings().p50Micros(),
+                                        graph.timings().runs()));
             }
         }
         List<Diagnostic> diagnostics = new ArrayList<>(in.diagnostics);

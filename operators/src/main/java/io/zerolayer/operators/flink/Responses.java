@@ -1,6 +1,6 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.operators.structure.PromptDiagnostic;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostTotal;

@@ -3,6 +3,7 @@ package io.zerolayer.operators.structure;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import java.util.List;
 
 /**

@@ -5,6 +5,7 @@ import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.Limits;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.ParsedPrompt;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.prompt.PromptReader;
 import java.util.List;
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
-import io.zerolayer.operators.execution.Chunk;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,5 @@
 package io.zerolayer.operators.tasks;
 
-import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.List;
 

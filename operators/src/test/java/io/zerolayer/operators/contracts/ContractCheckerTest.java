@@ -2,8 +2,8 @@ package io.zerolayer.operators.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
-import io.zerolayer.operators.structure.PromptDiagnostic;
 import io.zerolayer.operators.structure.StructureClassifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -236,7 +236,7 @@ class FlinkFunctionsTest {
             assertThat(encode.getRecordId())
                     .hasSize(64)
                     .isEqualTo(
-                            io.zerolayer.operators.costs.CostRecords.recordId(
+                            io.zerolayer.operators.execution.CostRecords.recordId(
                                     encode.getRequestId(), encode.getGraphId(), "encode"));
             // billed at the built-in price sheet, in non-overlapping integer components
             assertThat(encode.getPriceSheetVersion()).isEqualTo(PriceSheet.builtIn().version());

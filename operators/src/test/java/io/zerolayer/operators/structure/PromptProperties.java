@@ -3,6 +3,7 @@ package io.zerolayer.operators.structure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

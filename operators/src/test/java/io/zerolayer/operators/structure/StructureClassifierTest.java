@@ -2,6 +2,7 @@ package io.zerolayer.operators.structure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import org.junit.jupiter.api.Test;
 
 class StructureClassifierTest {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
-import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zerolayer.gpu.EncoderModel;
-import io.zerolayer.operators.execution.Chunk;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.ArrayList;
 import java.util.List;

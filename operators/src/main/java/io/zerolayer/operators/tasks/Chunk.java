@@ -1,4 +1,4 @@
-package io.zerolayer.operators.execution;
+package io.zerolayer.operators.tasks;
 
 /**
  * A piece of a scope that is encoded as one sequence.

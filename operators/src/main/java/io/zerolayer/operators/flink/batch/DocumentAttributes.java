@@ -1,4 +1,4 @@
-package io.zerolayer.operators.batch;
+package io.zerolayer.operators.flink.batch;
 
 /**
  * Request attributes a batch analysis sets on each request it makes from a file, so the response

@@ -1,6 +1,5 @@
-package io.zerolayer.operators.costs;
+package io.zerolayer.operators.execution;
 
-import io.zerolayer.operators.execution.NodeRun;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.nio.charset.StandardCharsets;

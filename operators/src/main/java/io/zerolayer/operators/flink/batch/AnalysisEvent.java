@@ -1,4 +1,4 @@
-package io.zerolayer.operators.batch;
+package io.zerolayer.operators.flink.batch;
 
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.KernelCostRecord;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.batch;
+package io.zerolayer.operators.flink.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

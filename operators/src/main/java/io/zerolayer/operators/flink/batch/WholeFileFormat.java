@@ -1,4 +1,4 @@
-package io.zerolayer.operators.batch;
+package io.zerolayer.operators.flink.batch;
 
 import java.io.IOException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

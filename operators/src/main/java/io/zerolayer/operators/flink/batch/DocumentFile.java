@@ -1,4 +1,4 @@
-package io.zerolayer.operators.batch;
+package io.zerolayer.operators.flink.batch;
 
 /**
  * A file as the batch source read it: its path and whole content. Files are read whole because a

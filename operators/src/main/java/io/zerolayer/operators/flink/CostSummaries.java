@@ -1,4 +1,4 @@
-package io.zerolayer.operators.costs;
+package io.zerolayer.operators.flink;
 
 import io.zerolayer.schemas.CostSummary;
 import io.zerolayer.schemas.KernelCostRecord;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.structure;
+package io.zerolayer.operators.prompt;
 
 import io.zerolayer.schemas.Diagnostic;
 

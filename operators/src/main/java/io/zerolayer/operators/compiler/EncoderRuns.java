@@ -1,4 +1,4 @@
-package io.zerolayer.operators.execution;
+package io.zerolayer.operators.compiler;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.execution;
+package io.zerolayer.operators.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

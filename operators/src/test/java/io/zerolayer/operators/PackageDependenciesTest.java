@@ -1,0 +1,91 @@
+package io.zerolayer.operators;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packages of {@code operators} in the order a request passes them, each using only those
+ * before it: the grammar and document readers, the prompt, its contracts, its structure, warm-up
+ * prompts, the tasks a graph can run, the compiler that plans them, prices, the execution of a
+ * plan, and Flink last. Flink's API is used in {@code flink} only.
+ */
+class PackageDependenciesTest {
+    static final List<String> PIPELINE_ORDER =
+            List.of(
+                    "grammar",
+                    "documents",
+                    "kafka",
+                    "prompt",
+                    "contracts",
+                    "structure",
+                    "warmup",
+                    "tasks",
+                    "compiler",
+                    "costs",
+                    "execution",
+                    "flink");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importMainClasses() {
+        classes =
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.zerolayer.operators");
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.zerolayer.operators.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void eachPackageUsesOnlyThoseBeforeItInPipelineOrder() {
+        for (int i = 0; i < PIPELINE_ORDER.size() - 1; i++) {
+            String[] later =
+                    PIPELINE_ORDER.subList(i + 1, PIPELINE_ORDER.size()).stream()
+                            .map(p -> "io.zerolayer.operators." + p + "..")
+                            .toArray(String[]::new);
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.zerolayer.operators." + PIPELINE_ORDER.get(i) + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(later)
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void everyPackageIsPlacedInTheOrder() {
+        classes.stream()
+                .map(c -> c.getPackageName())
+                .filter(p -> p.startsWith("io.zerolayer.operators."))
+                .map(p -> p.substring("io.zerolayer.operators.".length()).split("\\.")[0])
+                .distinct()
+                .forEach(
+                        p ->
+                                org.assertj.core.api.Assertions.assertThat(PIPELINE_ORDER)
+                                        .as("package %s in PIPELINE_ORDER", p)
+                                        .contains(p));
+    }
+
+    @Test
+    void flinksApiIsUsedInTheFlinkPackageOnly() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.zerolayer.operators.flink..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.flink..")
+                .check(classes);
+    }
+}
