@@ -1,6 +1,5 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.gpu.EncoderException;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
@@ -10,6 +9,7 @@ import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.CostRecords;
 import io.zerolayer.operators.execution.EncoderPool;
@@ -187,6 +187,9 @@ public class GraphExecutorFunction
     /** The slot's inference thread, one batch per key (null: batches run on the task thread). */
     private transient InferenceThread<String, List<Executed>> inference;
 
+    /** Runs the slot's batches: main path, fallback, failures. */
+    private transient BatchRunner runner;
+
     private transient Histogram batchRequests;
     private transient Histogram batchSequences;
     private transient Histogram queueDelayMs;
@@ -341,6 +344,11 @@ public class GraphExecutorFunction
                 .registerUserCodeClassLoaderReleaseHookIfAbsent(
                         "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
         encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
+        runner =
+                new BatchRunner(
+                        execution.mainPathTimeoutMillis(),
+                        new BatchRunner.Faults(
+                                execution.failMainEveryNthBatch(), execution.failFallback()));
         if (encoders.openSessions() > 0) {
             LOG.info(
                     "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
@@ -943,120 +951,24 @@ public class GraphExecutorFunction
         return new CompiledGraph.RunMode(prune, on);
     }
 
-    /**
-     * How a batch ran: one outcome per request ({@code fellBack}: from the fallback path), or
-     * {@code failure} when both paths failed.
-     */
-    private record Executed(
-            GraphBatch batch,
-            List<CompiledGraph.BatchOutcome> outcomes,
-            Diagnostic fallbackNote,
-            Throwable failure,
-            boolean fellBack,
-            long executeMicros,
-            int sequences) {}
+    /** A batch and how it ran. */
+    private record Executed(GraphBatch batch, BatchRunner.Outcome outcome) {}
 
-    /** Batches this slot has run, for fault injection; touched by the running thread only. */
-    private transient long batchesRun;
-
-    /**
-     * Runs a batch on its graph's main path, on the fallback when the main path fails or overruns
-     * (fidelity REDUCED), failed when both fail. Touches no Flink state, collector or metric: it
-     * runs on the inference thread; {@link #finish} answers on the task thread.
-     */
+    /** Runs a batch on the inference thread (or the task thread): see {@link BatchRunner}. */
     private Executed execute(GraphBatch batch) {
-        CompiledGraph graph = batch.graph();
-        List<Bound> bound = batch.bound();
-        List<CompiledGraph.BatchInput> inputs = bound.stream().map(Bound::input).toList();
-        batchesRun++;
-        long start = System.nanoTime();
-        try {
-            if (execution.failMainEveryNthBatch() > 0
-                    && batchesRun % execution.failMainEveryNthBatch() == 0) {
-                throw new EncoderException(
-                        "injected fault (fault-injection.fail-main-every-nth-batch)");
-            }
-            List<CompiledGraph.BatchOutcome> outcomes =
-                    graph.executeBatch(inputs, mainPathDeadline(bound, start));
-            return new Executed(
-                    batch,
-                    outcomes,
-                    null,
-                    null,
-                    false,
-                    (System.nanoTime() - start) / 1_000,
-                    graph.lastBatchSequences());
-        } catch (EncoderException | OutOfMemoryError e) {
-            CompiledGraph ran = graph.fallback();
-            String why =
-                    e instanceof EncoderException ee && ee.overran()
-                            ? "overran its time"
-                            : "failed";
-            LOG.warn(
-                    "Main path of graph {} {} on a batch of {}; running it on the fallback: {}",
-                    graph.plan().graphId().substring(0, 12),
-                    why,
-                    inputs.size(),
-                    e.getMessage());
-            if (ran == null) {
-                return new Executed(batch, null, null, e, true, 0, 0);
-            }
-            Diagnostic fallbackNote =
-                    new Diagnostic(
-                            DiagnosticCodes.FALLBACK_USED,
-                            "warning",
-                            0,
-                            0,
-                            "The main path "
-                                    + why
-                                    + " ("
-                                    + e.getMessage()
-                                    + "); answered by the fallback path: "
-                                    + ran.plan().node("encode").model()
-                                    + " on the CPU",
-                            null);
-            try {
-                if (execution.failFallback()) {
-                    throw new EncoderException("injected fault (fault-injection.fail-fallback)");
-                }
-                List<CompiledGraph.BatchOutcome> outcomes = ran.executeBatch(inputs);
-                return new Executed(
-                        batch,
-                        outcomes,
-                        fallbackNote,
-                        null,
-                        true,
-                        (System.nanoTime() - start) / 1_000,
-                        ran.lastBatchSequences());
-            } catch (EncoderException | OutOfMemoryError fallbackError) {
-                LOG.warn(
-                        "Fallback of graph {} failed too: {}",
-                        graph.plan().graphId().substring(0, 12),
-                        fallbackError.getMessage());
-                RuntimeException both =
-                        new IllegalStateException(
-                                "main path: "
-                                        + e.getMessage()
-                                        + "; fallback: "
-                                        + fallbackError.getMessage());
-                return new Executed(batch, null, null, both, true, 0, 0);
-            }
-        } catch (RuntimeException bug) {
-            // not the encoder's own failure: a bug that this batch's content may trigger again on
-            // every restore, so its requests are answered FAILED instead of failing the task
-            LOG.error(
-                    "Graph {} failed on a batch of {}; answering it FAILED",
-                    graph.plan().graphId().substring(0, 12),
-                    inputs.size(),
-                    bug);
-            return new Executed(batch, null, null, bug, false, 0, 0);
-        }
+        return new Executed(
+                batch,
+                runner.run(
+                        batch.graph(),
+                        batch.bound().stream().map(Bound::input).toList(),
+                        batch.bound().stream().map(b -> b.in().request.getDeadline()).toList()));
     }
 
     /** Answers a batch that ran: one reply per request, its cost records and the metrics. */
-    private void finish(Executed done, ReadOnlyContext ctx, Collector<Reply> out) {
-        CompiledGraph graph = done.batch().graph();
-        List<Bound> bound = done.batch().bound();
+    private void finish(Executed executed, ReadOnlyContext ctx, Collector<Reply> out) {
+        CompiledGraph graph = executed.batch().graph();
+        List<Bound> bound = executed.batch().bound();
+        BatchRunner.Outcome done = executed.outcome();
         batchRequests.update(bound.size());
         if (done.fellBack()) {
             fallbacks.inc();
@@ -1088,26 +1000,6 @@ public class GraphExecutorFunction
                 fail(b.in(), graph.plan().graphId(), e, out);
             }
         }
-    }
-
-    /**
-     * When the main path must be cancelled: the earliest deadline among the batch's requests,
-     * bounded by the main-path timeout.
-     */
-    private long mainPathDeadline(List<Bound> bound, long startNanos) {
-        long limit = Long.MAX_VALUE;
-        if (execution.mainPathTimeoutMillis() > 0) {
-            limit = startNanos + execution.mainPathTimeoutMillis() * 1_000_000;
-        }
-        long nowMillis = System.currentTimeMillis();
-        for (Bound b : bound) {
-            Instant deadline = b.in().request.getDeadline();
-            if (deadline != null) {
-                long left = deadline.toEpochMilli() - nowMillis;
-                limit = Math.min(limit, startNanos + Math.max(0, left) * 1_000_000);
-            }
-        }
-        return limit;
     }
 
     private void answer(
