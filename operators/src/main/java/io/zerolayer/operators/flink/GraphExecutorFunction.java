@@ -43,9 +43,6 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Histogram;
-import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -190,41 +187,9 @@ public class GraphExecutorFunction
     /** Runs the slot's batches: main path, fallback, failures. */
     private transient BatchRunner runner;
 
-    private transient Histogram batchRequests;
-    private transient Histogram batchSequences;
-    private transient Histogram queueDelayMs;
-    private transient Histogram executeMs;
-    private transient Counter fallbacks;
-    private transient Counter pruned;
     private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
+    private transient ExecutorMetrics metrics;
     private transient io.zerolayer.gpu.ExecutionDevice slotCuda;
-    private transient java.util.Map<String, Histogram> nodeMicros;
-
-    /** Cost counters by tenant × kernel, for the billing dashboard. */
-    private transient java.util.Map<String, Counter> costCounters;
-
-    /** Tenants with their own cost counters; the rest share "other" (Prometheus cardinality). */
-    static final int MAX_TENANT_COUNTERS = 1000;
-
-    private transient java.util.Set<String> countedTenants;
-
-    private Counter costCounter(String tenant, String kernel) {
-        String t =
-                countedTenants.contains(tenant) || countedTenants.size() < MAX_TENANT_COUNTERS
-                        ? tenant
-                        : "other";
-        countedTenants.add(t);
-        return costCounters.computeIfAbsent(
-                t + "\u0000" + kernel,
-                k ->
-                        getRuntimeContext()
-                                .getMetricGroup()
-                                .addGroup("tenant", t)
-                                .addGroup("kernel", kernel)
-                                .counter("cost_nano_usd_total"));
-    }
-
-    private transient java.util.Map<String, Counter> fidelityCounters;
 
     private transient String hardwareProfile;
     private transient String hardwareReport;
@@ -235,10 +200,6 @@ public class GraphExecutorFunction
     private transient EncoderPool encoders;
     private transient WarmGraphCache warmGraphs;
     private transient SingleObjectCodec<ExecutionGraph> descriptorCodec;
-    private transient Counter cacheHits;
-    private transient Counter cacheMisses;
-    private transient Histogram compileTimeMs;
-    private transient Histogram requestLatencyMs;
 
     public GraphExecutorFunction(
             String contractsYaml,
@@ -364,26 +325,6 @@ public class GraphExecutorFunction
         }
         warmGraphs = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
         descriptorCodec = SingleObjectCodec.of(ExecutionGraph.class);
-        var metrics = getRuntimeContext().getMetricGroup();
-        cacheHits = metrics.counter("execution_graph_cache_hit_total");
-        cacheMisses = metrics.counter("execution_graph_cache_miss_total");
-        compileTimeMs =
-                metrics.histogram(
-                        "graph_compile_time_ms", new DescriptiveStatisticsHistogram(1000));
-        requestLatencyMs =
-                metrics.histogram("request_latency_ms", new DescriptiveStatisticsHistogram(1000));
-        metrics.gauge("execution_graph_cache_size", () -> warmGraphs.size());
-        batchRequests =
-                metrics.histogram("batch_size_requests", new DescriptiveStatisticsHistogram(1000));
-        batchSequences =
-                metrics.histogram("batch_size_sequences", new DescriptiveStatisticsHistogram(1000));
-        queueDelayMs =
-                metrics.histogram("batch_queue_delay_ms", new DescriptiveStatisticsHistogram(1000));
-        executeMs =
-                metrics.histogram(
-                        "batch_execute_time_ms", new DescriptiveStatisticsHistogram(1000));
-        fallbacks = metrics.counter("fallback_total");
-        pruned = metrics.counter("pruned_requests_total");
         headroom =
                 execution.injectedFreeRatio() >= 0
                         ? io.zerolayer.gpu.hardware.MemoryHeadroom.fixed(
@@ -391,36 +332,9 @@ public class GraphExecutorFunction
                         : slotCuda != null
                                 ? io.zerolayer.gpu.hardware.MemoryHeadroom.cuda(slotCuda.deviceId())
                                 : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
-        metrics.gauge("memory_free_ratio", () -> headroom.freeRatio());
-        metrics.gauge("memory_free_bytes", () -> headroom.bytes()[0]);
-        metrics.gauge(
-                "memory_used_bytes",
-                () -> {
-                    long[] b = headroom.bytes();
-                    return b[1] < 0 ? -1 : b[1] - b[0];
-                });
-        costCounters = new java.util.HashMap<>();
-        countedTenants = new java.util.HashSet<>();
-        nodeMicros = new java.util.HashMap<>();
-        for (String kind :
-                List.of(
-                        "tokenize",
-                        "chunk",
-                        "encode",
-                        "pool",
-                        "decode",
-                        "evidence",
-                        "redact",
-                        "audit")) {
-            nodeMicros.put(
-                    kind,
-                    metrics.addGroup("node", kind)
-                            .histogram("time_us", new DescriptiveStatisticsHistogram(1000)));
-        }
-        fidelityCounters = new java.util.HashMap<>();
-        for (String f : List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED")) {
-            fidelityCounters.put(f, metrics.addGroup("fidelity", f).counter("responses_total"));
-        }
+        metrics =
+                new ExecutorMetrics(
+                        getRuntimeContext().getMetricGroup(), () -> warmGraphs.size(), headroom);
         queue = getRuntimeContext().getListState(QUEUE);
         queued = getRuntimeContext().getState(QUEUED);
         flushAt = getRuntimeContext().getState(FLUSH_AT);
@@ -433,20 +347,11 @@ public class GraphExecutorFunction
                             "zerolayer-inference-"
                                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                             Thread.currentThread().getContextClassLoader());
-            metrics.gauge("batches_running", () -> inference.size());
+            metrics.batchesRunning(() -> inference.size());
         }
-        // per request, as the counters are: a queued request's second lookup is not a hit
-        metrics.gauge(
-                "execution_graph_cache_hit_ratio",
-                () -> {
-                    long hits = cacheHits.getCount();
-                    long lookups = hits + cacheMisses.getCount();
-                    return lookups == 0 ? 0.0 : (double) hits / lookups;
-                });
         int precompiled = precompileOwnStructures();
         // registered once open() is done: a slot reports ready only when it can serve warm
-        metrics.gauge("graphs_ready", () -> 1);
-        metrics.gauge("graphs_precompiled", () -> precompiled);
+        metrics.ready(precompiled);
     }
 
     /** An example prompt of a structure to compile at open, and the graph id it must yield. */
@@ -838,7 +743,7 @@ public class GraphExecutorFunction
         CompiledGraph graph = warmGraphs.get(graphId);
         if (graph != null) {
             if (arriving) {
-                cacheHits.inc();
+                metrics.cacheHit();
             }
             return new Warm(graph, classified, 0);
         }
@@ -850,8 +755,7 @@ public class GraphExecutorFunction
         ExecutionGraph descriptor =
                 plan.toDescriptor(Instant.now(), hardwareReport, java.util.Map.of(), 0);
         warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
-        cacheMisses.inc();
-        compileTimeMs.update(compileMicros / 1_000);
+        metrics.compiled(compileMicros);
         ctx.output(GRAPH_DESCRIPTORS, descriptor);
         LOG.info(
                 "Compiled graph {} ({}) in {} ms; {} warm in this slot",
@@ -888,7 +792,7 @@ public class GraphExecutorFunction
         java.util.Map<Group, List<Bound>> byGraph = new java.util.LinkedHashMap<>();
         for (RoutedRequest in : batch) {
             if (in.queuedAtMillis > 0) {
-                queueDelayMs.update(now - in.queuedAtMillis);
+                metrics.queuedFor(now - in.queuedAtMillis);
             }
             if (pastDeadline(in, out)) {
                 continue;
@@ -969,16 +873,11 @@ public class GraphExecutorFunction
         CompiledGraph graph = executed.batch().graph();
         List<Bound> bound = executed.batch().bound();
         BatchRunner.Outcome done = executed.outcome();
-        batchRequests.update(bound.size());
-        if (done.fellBack()) {
-            fallbacks.inc();
-        }
+        metrics.batchRan(bound.size(), done);
         if (done.failure() != null) {
             bound.forEach(b -> fail(b.in(), graph.plan().graphId(), done.failure(), out));
             return;
         }
-        executeMs.update(done.executeMicros() / 1_000);
-        batchSequences.update(done.sequences());
         for (int i = 0; i < bound.size(); i++) {
             Bound b = bound.get(i);
             CompiledGraph.BatchOutcome outcome = done.outcomes().get(i);
@@ -1035,7 +934,7 @@ public class GraphExecutorFunction
             fidelity = Fidelity.REDUCED;
         }
         if (!run.prunedNodes().isEmpty()) {
-            pruned.inc();
+            metrics.prunedRequest();
             diagnostics.add(
                     new Diagnostic(
                             DiagnosticCodes.NODES_PRUNED,
@@ -1103,15 +1002,8 @@ public class GraphExecutorFunction
     }
 
     private void reply(Collector<Reply> out, Reply reply, RoutedRequest in) {
-        AnalysisResponse r = reply.response;
-        String outcome =
-                r.getStatus() == ResponseStatus.OK ? String.valueOf(r.getFidelity()) : "FAILED";
-        Counter c = fidelityCounters.get(outcome);
-        if (c != null) {
-            c.inc();
-        }
         out.collect(reply);
-        requestLatencyMs.update(System.currentTimeMillis() - in.receivedAtMillis);
+        metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis);
     }
 
     private void emitCosts(
@@ -1121,12 +1013,8 @@ public class GraphExecutorFunction
             GraphRun run,
             boolean fallback) {
         String graphId = graph.plan().graphId();
+        metrics.kernels(request.getTenantId(), run.nodeRuns());
         for (NodeRun node : run.nodeRuns()) {
-            Histogram h = nodeMicros.get(node.kind());
-            if (h != null) {
-                h.update(node.durationNanos() / 1_000);
-            }
-            costCounter(request.getTenantId(), node.kind()).inc(node.money().total());
             ctx.output(
                     COST_RECORDS,
                     CostRecords.of(

@@ -1,0 +1,167 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.gpu.hardware.MemoryHeadroom;
+import io.zerolayer.operators.execution.BatchRunner;
+import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ResponseStatus;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntSupplier;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+/**
+ * The metrics of an executor slot, under the operator's metric group (docs/metrics.md names each):
+ * warm-graph cache hits and misses, compile time, micro-batch sizes, queue delay and run time,
+ * fallbacks, pruned requests, per-node durations, responses by fidelity, request latency, memory
+ * headroom, and cost by tenant × kernel for the billing dashboard.
+ */
+final class ExecutorMetrics {
+    /** Tenants with their own cost counters; the rest share "other" (Prometheus cardinality). */
+    static final int MAX_TENANT_COUNTERS = 1000;
+
+    private static final List<String> NODE_KINDS =
+            List.of("tokenize", "chunk", "encode", "pool", "decode", "evidence", "redact", "audit");
+    private static final List<String> OUTCOMES = List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED");
+
+    private final MetricGroup group;
+    private final Counter cacheHits;
+    private final Counter cacheMisses;
+    private final Histogram compileTimeMs;
+    private final Histogram requestLatencyMs;
+    private final Histogram batchRequests;
+    private final Histogram batchSequences;
+    private final Histogram queueDelayMs;
+    private final Histogram executeMs;
+    private final Counter fallbacks;
+    private final Counter pruned;
+    private final Map<String, Histogram> nodeMicros = new HashMap<>();
+    private final Map<String, Counter> byOutcome = new HashMap<>();
+    private final Map<String, Counter> costCounters = new HashMap<>();
+    private final Set<String> countedTenants = new HashSet<>();
+
+    ExecutorMetrics(MetricGroup group, IntSupplier warmGraphs, MemoryHeadroom headroom) {
+        this.group = group;
+        cacheHits = group.counter("execution_graph_cache_hit_total");
+        cacheMisses = group.counter("execution_graph_cache_miss_total");
+        compileTimeMs = histogram(group, "graph_compile_time_ms");
+        requestLatencyMs = histogram(group, "request_latency_ms");
+        group.gauge("execution_graph_cache_size", warmGraphs::getAsInt);
+        batchRequests = histogram(group, "batch_size_requests");
+        batchSequences = histogram(group, "batch_size_sequences");
+        queueDelayMs = histogram(group, "batch_queue_delay_ms");
+        executeMs = histogram(group, "batch_execute_time_ms");
+        fallbacks = group.counter("fallback_total");
+        pruned = group.counter("pruned_requests_total");
+        group.gauge("memory_free_ratio", headroom::freeRatio);
+        group.gauge("memory_free_bytes", () -> headroom.bytes()[0]);
+        group.gauge(
+                "memory_used_bytes",
+                () -> {
+                    long[] b = headroom.bytes();
+                    return b[1] < 0 ? -1 : b[1] - b[0];
+                });
+        for (String kind : NODE_KINDS) {
+            nodeMicros.put(kind, histogram(group.addGroup("node", kind), "time_us"));
+        }
+        for (String outcome : OUTCOMES) {
+            byOutcome.put(outcome, group.addGroup("fidelity", outcome).counter("responses_total"));
+        }
+        // per request, as the counters are: a queued request's second lookup is not a hit
+        group.gauge(
+                "execution_graph_cache_hit_ratio",
+                () -> {
+                    long hits = cacheHits.getCount();
+                    long lookups = hits + cacheMisses.getCount();
+                    return lookups == 0 ? 0.0 : (double) hits / lookups;
+                });
+    }
+
+    private static Histogram histogram(MetricGroup group, String name) {
+        return group.histogram(name, new DescriptiveStatisticsHistogram(1000));
+    }
+
+    /** How many batches the slot's inference thread holds, running or waiting. */
+    void batchesRunning(IntSupplier running) {
+        group.gauge("batches_running", running::getAsInt);
+    }
+
+    /** Registered once the slot can serve warm: its readiness, and how many graphs it compiled. */
+    void ready(int precompiled) {
+        group.gauge("graphs_ready", () -> 1);
+        group.gauge("graphs_precompiled", () -> precompiled);
+    }
+
+    void cacheHit() {
+        cacheHits.inc();
+    }
+
+    void compiled(long compileMicros) {
+        cacheMisses.inc();
+        compileTimeMs.update(compileMicros / 1_000);
+    }
+
+    void queuedFor(long millis) {
+        queueDelayMs.update(millis);
+    }
+
+    /** A batch of {@code requests} that ran (or failed). */
+    void batchRan(int requests, BatchRunner.Outcome outcome) {
+        batchRequests.update(requests);
+        if (outcome.fellBack()) {
+            fallbacks.inc();
+        }
+        if (outcome.failure() == null) {
+            executeMs.update(outcome.executeMicros() / 1_000);
+            batchSequences.update(outcome.sequences());
+        }
+    }
+
+    void prunedRequest() {
+        pruned.inc();
+    }
+
+    /** The kernels one request ran: their durations, and their cost to its tenant. */
+    void kernels(String tenant, List<NodeRun> nodes) {
+        for (NodeRun node : nodes) {
+            Histogram h = nodeMicros.get(node.kind());
+            if (h != null) {
+                h.update(node.durationNanos() / 1_000);
+            }
+            costCounter(tenant, node.kind()).inc(node.money().total());
+        }
+    }
+
+    /** A response sent, by its outcome, {@code millis} after the request reached the slot. */
+    void replied(AnalysisResponse response, long millis) {
+        String outcome =
+                response.getStatus() == ResponseStatus.OK
+                        ? String.valueOf(response.getFidelity())
+                        : "FAILED";
+        Counter c = byOutcome.get(outcome);
+        if (c != null) {
+            c.inc();
+        }
+        requestLatencyMs.update(millis);
+    }
+
+    private Counter costCounter(String tenant, String kernel) {
+        String t =
+                countedTenants.contains(tenant) || countedTenants.size() < MAX_TENANT_COUNTERS
+                        ? tenant
+                        : "other";
+        countedTenants.add(t);
+        return costCounters.computeIfAbsent(
+                t + "\u0000" + kernel,
+                k ->
+                        group.addGroup("tenant", t)
+                                .addGroup("kernel", kernel)
+                                .counter("cost_nano_usd_total"));
+    }
+}
