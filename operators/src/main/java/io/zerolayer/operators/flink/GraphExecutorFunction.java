@@ -7,15 +7,12 @@ import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
-import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
-import io.zerolayer.operators.execution.CostRecords;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
-import io.zerolayer.operators.execution.NodeRun;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
@@ -24,15 +21,9 @@ import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.operators.warmup.SignaturePrompt;
-import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.AnalysisResponse;
-import io.zerolayer.schemas.CostTotal;
 import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.ExecutionGraph;
-import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
-import io.zerolayer.schemas.ResponseStatus;
-import io.zerolayer.schemas.Timings;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -189,6 +180,10 @@ public class GraphExecutorFunction
 
     private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
     private transient ExecutorMetrics metrics;
+
+    /** Builds the slot's replies and cost records. */
+    private transient ReplyAssembler replies;
+
     private transient io.zerolayer.gpu.ExecutionDevice slotCuda;
 
     private transient String hardwareProfile;
@@ -335,6 +330,11 @@ public class GraphExecutorFunction
         metrics =
                 new ExecutorMetrics(
                         getRuntimeContext().getMetricGroup(), () -> warmGraphs.size(), headroom);
+        replies =
+                new ReplyAssembler(
+                        estimator.profile().id(),
+                        headroom::describe,
+                        execution.pruneBelowFreeRatio());
         queue = getRuntimeContext().getListState(QUEUE);
         queued = getRuntimeContext().getState(QUEUED);
         flushAt = getRuntimeContext().getState(FLUSH_AT);
@@ -703,24 +703,11 @@ public class GraphExecutorFunction
     }
 
     private boolean pastDeadline(RoutedRequest in, Collector<Reply> out) {
-        AnalysisRequest request = in.request;
-        if (request.getDeadline() == null || !Instant.now().isAfter(request.getDeadline())) {
-            return false;
+        Reply late = replies.deadlinePassed(in, Instant.now());
+        if (late != null) {
+            reply(out, late, in);
         }
-        reply(
-                out,
-                new Reply(
-                        Responses.failed(
-                                request,
-                                null,
-                                DiagnosticCodes.DEADLINE_PASSED,
-                                "Deadline "
-                                        + request.getDeadline()
-                                        + " passed before the request ran",
-                                in.classifyMicros),
-                        in.route),
-                in);
-        return true;
+        return late != null;
     }
 
     /** A request's graph, warm in this slot: compiled (and its descriptor emitted) on a miss. */
@@ -910,9 +897,13 @@ public class GraphExecutorFunction
             ReadOnlyContext ctx,
             Collector<Reply> out) {
         RoutedRequest in = b.in();
-        AnalysisRequest request = in.request;
-        String graphId = graph.plan().graphId();
-        emitCosts(ctx, request, graph, run, fallbackNote != null);
+        ReplyAssembler.Answer answer =
+                replies.ok(in, graph, run, fallbackNote, executeMicros, b.warm().compileMicros());
+        answer.costs().forEach(record -> ctx.output(COST_RECORDS, record));
+        metrics.kernels(in.request.getTenantId(), run.nodeRuns());
+        if (answer.pruned()) {
+            metrics.prunedRequest();
+        }
         if (fallbackNote == null) {
             graph.timings().record(run);
             if (graph.timings().worthPublishing()) {
@@ -927,104 +918,18 @@ public class GraphExecutorFunction
                                         graph.timings().runs()));
             }
         }
-        List<Diagnostic> diagnostics = new ArrayList<>(in.diagnostics);
-        Fidelity fidelity = in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL;
-        if (fallbackNote != null) {
-            diagnostics.add(fallbackNote);
-            fidelity = Fidelity.REDUCED;
-        }
-        if (!run.prunedNodes().isEmpty()) {
-            metrics.prunedRequest();
-            diagnostics.add(
-                    new Diagnostic(
-                            DiagnosticCodes.NODES_PRUNED,
-                            "warning",
-                            0,
-                            0,
-                            "Optional nodes skipped under memory pressure ("
-                                    + headroom.describe()
-                                    + ", threshold "
-                                    + Math.round(execution.pruneBelowFreeRatio() * 100)
-                                    + "%): "
-                                    + String.join(", ", run.prunedNodes()),
-                            null));
-            if (fidelity == Fidelity.FULL) {
-                fidelity = Fidelity.REDUCED;
-            }
-        }
-        java.util.Map<String, String> attributes =
-                new java.util.TreeMap<>(
-                        request.getAttributes() == null
-                                ? java.util.Map.of()
-                                : request.getAttributes());
-        attributes.putAll(run.annotations());
-        AnalysisResponse response =
-                Responses.base(request, in.classifyMicros)
-                        .setGraphId(graphId)
-                        .setStatus(ResponseStatus.OK)
-                        .setFidelity(fidelity)
-                        .setTask(graph.plan().task())
-                        .setOutputFormat(graph.plan().outputFormat())
-                        .setOutput(run.output())
-                        .setAttributes(attributes)
-                        .setDiagnostics(diagnostics)
-                        .setTimings(
-                                new Timings(
-                                        request.getSubmittedAt(),
-                                        Instant.now(),
-                                        in.classifyMicros,
-                                        Math.max(in.compileMicros, b.warm().compileMicros()),
-                                        executeMicros))
-                        .setCost(
-                                new CostTotal(
-                                        run.nodeRuns().size(),
-                                        run.kernelNanos(),
-                                        run.flops(),
-                                        run.nanoUsd()))
-                        .build();
-        reply(out, new Reply(response, in.route), in);
+        reply(out, answer.reply(), in);
     }
 
     /** Answers a request FAILED: it is never dropped, and the job keeps going. */
     private void fail(RoutedRequest in, String graphId, Throwable e, Collector<Reply> out) {
         LOG.warn("Request {} on graph {} failed", in.request.getRequestId(), graphId, e);
-        reply(
-                out,
-                new Reply(
-                        Responses.failed(
-                                in.request,
-                                graphId,
-                                DiagnosticCodes.EXECUTION_FAILED,
-                                "Execution failed: " + e.getMessage(),
-                                in.classifyMicros),
-                        in.route),
-                in);
+        reply(out, replies.failed(in, graphId, e), in);
     }
 
     private void reply(Collector<Reply> out, Reply reply, RoutedRequest in) {
         out.collect(reply);
         metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis);
-    }
-
-    private void emitCosts(
-            ReadOnlyContext ctx,
-            AnalysisRequest request,
-            CompiledGraph graph,
-            GraphRun run,
-            boolean fallback) {
-        String graphId = graph.plan().graphId();
-        metrics.kernels(request.getTenantId(), run.nodeRuns());
-        for (NodeRun node : run.nodeRuns()) {
-            ctx.output(
-                    COST_RECORDS,
-                    CostRecords.of(
-                            request,
-                            graphId,
-                            node,
-                            fallback ? "cpu" : graph.device(),
-                            estimator.profile().id(),
-                            graph.prices().version()));
-        }
     }
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */

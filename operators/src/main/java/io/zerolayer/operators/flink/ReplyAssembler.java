@@ -1,0 +1,160 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.operators.contracts.DiagnosticCodes;
+import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.CostRecords;
+import io.zerolayer.operators.execution.GraphRun;
+import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.CostTotal;
+import io.zerolayer.schemas.Diagnostic;
+import io.zerolayer.schemas.Fidelity;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.Timings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * What an executor slot sends for a request: the reply, and for one that ran, one kernel cost
+ * record per executed node. It builds values only, so it needs no Flink: the function emits them.
+ *
+ * <p>A reply's fidelity is FULL, SAFE_MODE for a request the classifier sent to the safe graph,
+ * REDUCED when the fallback path answered (with the note saying why) or optional nodes were pruned
+ * under memory pressure (with a note naming them). A request that failed or whose deadline passed
+ * is answered FAILED with a stable diagnostic code.
+ */
+final class ReplyAssembler {
+    /** A request that ran: its reply and the cost records of its kernels. */
+    record Answer(Reply reply, List<KernelCostRecord> costs, boolean pruned) {}
+
+    private final String hardwareProfile;
+    private final Supplier<String> headroom;
+    private final double pruneBelowFreeRatio;
+
+    /**
+     * @param hardwareProfile the slot's hardware profile id, on every cost record
+     * @param headroom describes the memory headroom when nodes were pruned
+     * @param pruneBelowFreeRatio the free-memory ratio below which optional nodes are pruned
+     */
+    ReplyAssembler(String hardwareProfile, Supplier<String> headroom, double pruneBelowFreeRatio) {
+        this.hardwareProfile = hardwareProfile;
+        this.headroom = headroom;
+        this.pruneBelowFreeRatio = pruneBelowFreeRatio;
+    }
+
+    /**
+     * The answer to a request that ran.
+     *
+     * @param fallbackNote why the fallback path answered, or null for the main path
+     * @param compileMicros how long compiling its graph took when it was compiled for it, else 0
+     */
+    Answer ok(
+            RoutedRequest in,
+            CompiledGraph graph,
+            GraphRun run,
+            Diagnostic fallbackNote,
+            long executeMicros,
+            long compileMicros) {
+        AnalysisRequest request = in.request;
+        List<Diagnostic> diagnostics = new ArrayList<>(in.diagnostics);
+        Fidelity fidelity = in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL;
+        if (fallbackNote != null) {
+            diagnostics.add(fallbackNote);
+            fidelity = Fidelity.REDUCED;
+        }
+        boolean pruned = !run.prunedNodes().isEmpty();
+        if (pruned) {
+            diagnostics.add(
+                    new Diagnostic(
+                            DiagnosticCodes.NODES_PRUNED,
+                            "warning",
+                            0,
+                            0,
+                            "Optional nodes skipped under memory pressure ("
+                                    + headroom.get()
+                                    + ", threshold "
+                                    + Math.round(pruneBelowFreeRatio * 100)
+                                    + "%): "
+                                    + String.join(", ", run.prunedNodes()),
+                            null));
+            if (fidelity == Fidelity.FULL) {
+                fidelity = Fidelity.REDUCED;
+            }
+        }
+        Map<String, String> attributes =
+                new TreeMap<>(request.getAttributes() == null ? Map.of() : request.getAttributes());
+        attributes.putAll(run.annotations());
+        AnalysisResponse response =
+                Responses.base(request, in.classifyMicros)
+                        .setGraphId(graph.plan().graphId())
+                        .setStatus(ResponseStatus.OK)
+                        .setFidelity(fidelity)
+                        .setTask(graph.plan().task())
+                        .setOutputFormat(graph.plan().outputFormat())
+                        .setOutput(run.output())
+                        .setAttributes(attributes)
+                        .setDiagnostics(diagnostics)
+                        .setTimings(
+                                new Timings(
+                                        request.getSubmittedAt(),
+                                        Instant.now(),
+                                        in.classifyMicros,
+                                        Math.max(in.compileMicros, compileMicros),
+                                        executeMicros))
+                        .setCost(
+                                new CostTotal(
+                                        run.nodeRuns().size(),
+                                        run.kernelNanos(),
+                                        run.flops(),
+                                        run.nanoUsd()))
+                        .build();
+        List<KernelCostRecord> costs = new ArrayList<>(run.nodeRuns().size());
+        for (NodeRun node : run.nodeRuns()) {
+            costs.add(
+                    CostRecords.of(
+                            request,
+                            graph.plan().graphId(),
+                            node,
+                            fallbackNote != null ? "cpu" : graph.device(),
+                            hardwareProfile,
+                            graph.prices().version()));
+        }
+        return new Answer(new Reply(response, in.route), costs, pruned);
+    }
+
+    /** A request that failed: never dropped, answered FAILED with the reason. */
+    Reply failed(RoutedRequest in, String graphId, Throwable e) {
+        return new Reply(
+                Responses.failed(
+                        in.request,
+                        graphId,
+                        DiagnosticCodes.EXECUTION_FAILED,
+                        "Execution failed: " + e.getMessage(),
+                        in.classifyMicros),
+                in.route);
+    }
+
+    /**
+     * The FAILED reply of a request whose deadline passed at {@code now}, or null if it has not.
+     */
+    Reply deadlinePassed(RoutedRequest in, Instant now) {
+        Instant deadline = in.request.getDeadline();
+        if (deadline == null || !now.isAfter(deadline)) {
+            return null;
+        }
+        return new Reply(
+                Responses.failed(
+                        in.request,
+                        null,
+                        DiagnosticCodes.DEADLINE_PASSED,
+                        "Deadline " + deadline + " passed before the request ran",
+                        in.classifyMicros),
+                in.route);
+    }
+}
