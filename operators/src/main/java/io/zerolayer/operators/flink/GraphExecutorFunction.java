@@ -1,30 +1,22 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
-import io.zerolayer.operators.compiler.CostEstimator;
-import io.zerolayer.operators.compiler.ExecutionPlan;
-import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
+import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptReader;
-import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
-import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
-import io.zerolayer.operators.warmup.SignaturePrompt;
 import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
-import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,20 +173,11 @@ public class GraphExecutorFunction
     private transient io.zerolayer.gpu.hardware.MemoryHeadroom headroom;
     private transient ExecutorMetrics metrics;
 
+    /** The slot's hardware, sessions and warm graphs. */
+    private transient SlotGraphs graphs;
+
     /** Builds the slot's replies and cost records. */
     private transient ReplyAssembler replies;
-
-    private transient io.zerolayer.gpu.ExecutionDevice slotCuda;
-
-    private transient String hardwareProfile;
-    private transient String hardwareReport;
-    private transient CostEstimator estimator;
-    private transient StructureClassifier classifier;
-    private transient GraphCompiler compiler;
-    private transient int safeModeMaxChars;
-    private transient EncoderPool encoders;
-    private transient WarmGraphCache warmGraphs;
-    private transient SingleObjectCodec<ExecutionGraph> descriptorCodec;
 
     public GraphExecutorFunction(
             String contractsYaml,
@@ -268,71 +251,47 @@ public class GraphExecutorFunction
                         setting,
                         HardwareProfiles.builtInWith(
                                 profilesFile == null ? extraProfilesYaml : read(profilesFile)));
-        // the id names the profile, the fingerprint its figures: plans follow from both
-        hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
-        hardwareReport = hardware.primary().summary();
-        estimator = new CostEstimator(hardware.profile(), hardware.primary(), intraOpThreads);
-        LOG.info(
-                "Compiling for hardware profile {} ({}): {}",
-                hardwareProfile,
-                hardware.detected() ? "detected" : "configured",
-                hardware.primary().summary());
-        CostEstimator.Choice device = estimator.device();
-        if (hardware.profile().kind().equals("gpu") && !device.value().equals("cuda")) {
-            LOG.warn("Graphs run on the CPU: {}", device.reason());
-        }
-        use(contracts.initial());
-        io.zerolayer.gpu.ExecutionDevice cuda = null;
-        if (device.value().equals("cuda")) {
-            long gpus = hardware.devices().stream().filter(d -> d.isGpu()).count();
-            int slot = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-            cuda =
-                    io.zerolayer.gpu.ExecutionDevice.cuda(
-                            execution.gpu().deviceFor(slot, (int) gpus),
-                            execution.gpu().memoryLimitBytes(),
-                            execution.gpu().arenaStrategy());
-            LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
-        }
-        slotCuda = cuda;
+        int slot = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         // a restarted task takes back the sessions an earlier task of this job left in this JVM;
         // they are closed when Flink releases the job's classes here
         getRuntimeContext()
                 .registerUserCodeClassLoaderReleaseHookIfAbsent(
                         "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
-        encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
+        graphs =
+                new SlotGraphs(
+                        hardware,
+                        intraOpThreads,
+                        gpus -> {
+                            var cuda =
+                                    io.zerolayer.gpu.ExecutionDevice.cuda(
+                                            execution.gpu().deviceFor(slot, gpus),
+                                            execution.gpu().memoryLimitBytes(),
+                                            execution.gpu().arenaStrategy());
+                            LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
+                            return cuda;
+                        },
+                        prices(),
+                        cacheBounds,
+                        contracts.initial());
         runner =
                 new BatchRunner(
                         execution.mainPathTimeoutMillis(),
                         new BatchRunner.Faults(
                                 execution.failMainEveryNthBatch(), execution.failFallback()));
-        if (encoders.openSessions() > 0) {
-            LOG.info(
-                    "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
-                    encoders.openSessions());
-        }
-        // Warm start: open every model's session now, so the first request of a graph pays only
-        // for compiling it (graph_compile_time_ms), not for loading weights.
-        for (EncoderModel model : EncoderModel.values()) {
-            encoders.get(model);
-        }
-        if (cuda != null) {
-            encoders.get(EncoderModel.MINILM_L6_V2_FP32, "cuda"); // what CUDA plans choose
-        }
-        warmGraphs = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
-        descriptorCodec = SingleObjectCodec.of(ExecutionGraph.class);
         headroom =
                 execution.injectedFreeRatio() >= 0
                         ? io.zerolayer.gpu.hardware.MemoryHeadroom.fixed(
                                 execution.injectedFreeRatio())
-                        : slotCuda != null
-                                ? io.zerolayer.gpu.hardware.MemoryHeadroom.cuda(slotCuda.deviceId())
+                        : graphs.cuda() != null
+                                ? io.zerolayer.gpu.hardware.MemoryHeadroom.cuda(
+                                        graphs.cuda().deviceId())
                                 : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
         metrics =
                 new ExecutorMetrics(
-                        getRuntimeContext().getMetricGroup(), () -> warmGraphs.size(), headroom);
+                        getRuntimeContext().getMetricGroup(), () -> graphs.size(), headroom);
         replies =
                 new ReplyAssembler(
-                        estimator.profile().id(),
+                        graphs.estimator().profile().id(),
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
         queue = getRuntimeContext().getListState(QUEUE);
@@ -349,101 +308,19 @@ public class GraphExecutorFunction
                             Thread.currentThread().getContextClassLoader());
             metrics.batchesRunning(() -> inference.size());
         }
-        int precompiled = precompileOwnStructures();
+        int precompiled = graphs.precompile(precompile, graphsTopic, this::owns);
         // registered once open() is done: a slot reports ready only when it can serve warm
         metrics.ready(precompiled);
     }
 
-    /** An example prompt of a structure to compile at open, and the graph id it must yield. */
-    private record WarmUp(String name, String prompt, String expectedGraphId) {}
-
-    /**
-     * Compiles, in the slot that owns each, the structures of precompile.yaml and — on a restart —
-     * those whose descriptors the graphs topic holds for this slot's hardware and contracts
-     * (rebuilt from their signatures; kept only when the graph id comes out the same), so their
-     * first requests find their graphs warm.
-     */
-    private int precompileOwnStructures() {
-        List<WarmUp> warmUps = new ArrayList<>();
-        precompile.structures().forEach(s -> warmUps.add(new WarmUp(s.name(), s.prompt(), null)));
-        warmUps.addAll(fromGraphsTopic());
+    /** Whether this slot serves a structure, by its hardware-independent graph id. */
+    private boolean owns(String anyHardwareGraphId) {
         var task = getRuntimeContext().getTaskInfo();
-        GraphCompiler router =
-                new GraphCompiler(
-                        GraphIdentity.current(
-                                contracts.current().version(), GraphIdentity.ANY_HARDWARE));
-        int compiled = 0;
-        for (WarmUp w : warmUps) {
-            ClassifiedPrompt classified = classifier.classify(w.prompt());
-            if (!classified.compiles()) {
-                LOG.warn(
-                        "Warm-up structure '{}' does not compile and is skipped: {}",
-                        w.name(),
-                        classified.diagnostics());
-                continue;
-            }
-            String graphId = compiler.graphId(classified);
-            if (w.expectedGraphId() != null && !w.expectedGraphId().equals(graphId)) {
-                LOG.debug(
-                        "Graph {} cannot be rebuilt from its signature; it compiles on first use",
-                        w.expectedGraphId());
-                continue;
-            }
-            String home = HotGraphSharder.homeKey(router.graphId(classified));
-            int slot =
-                    KeyGroupRangeAssignment.assignKeyToParallelOperator(
-                            home,
-                            task.getMaxNumberOfParallelSubtasks(),
-                            task.getNumberOfParallelSubtasks());
-            if (slot != task.getIndexOfThisSubtask() || warmGraphs.graphIds().contains(graphId)) {
-                continue;
-            }
-            ExecutionPlan plan = compiler.compile(classified);
-            warmGraphs.put(
-                    plan.graphId(),
-                    new CompiledGraph(plan, encoders, prices()),
-                    descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
-            compiled++;
-            LOG.info("Precompiled '{}' as graph {}", w.name(), plan.graphId().substring(0, 12));
-        }
-        return compiled;
-    }
-
-    /** Descriptors on the graphs topic compiled for this slot's hardware and contracts. */
-    private List<WarmUp> fromGraphsTopic() {
-        if (graphsTopic == null) {
-            return List.of();
-        }
-        List<WarmUp> out = new ArrayList<>();
-        try {
-            for (ExecutionGraph g :
-                    graphsTopic.readLatest(java.time.Duration.ofSeconds(10)).values()) {
-                if (g.getHardwareProfile().equals(hardwareProfile)
-                        && g.getContractVersion().equals(contracts.current().version())
-                        && !g.getSignature().equals(GraphCompiler.SAFE_SIGNATURE)) {
-                    out.add(
-                            new WarmUp(
-                                    "graph " + g.getGraphId().substring(0, 12),
-                                    SignaturePrompt.of(g.getSignature()),
-                                    g.getGraphId()));
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.warn(
-                    "Could not read compiled graphs from {} to warm up; they compile on first use:"
-                            + " {}",
-                    graphsTopic.topic(),
-                    e.toString());
-        }
-        return out;
-    }
-
-    private void use(TaskContracts taskContracts) {
-        classifier = new StructureClassifier(taskContracts);
-        compiler =
-                new GraphCompiler(
-                        GraphIdentity.current(taskContracts.version(), hardwareProfile), estimator);
-        safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                        HotGraphSharder.homeKey(anyHardwareGraphId),
+                        task.getMaxNumberOfParallelSubtasks(),
+                        task.getNumberOfParallelSubtasks())
+                == task.getIndexOfThisSubtask();
     }
 
     /** A control command that fails is logged and ignored, whatever went wrong. */
@@ -459,16 +336,12 @@ public class GraphExecutorFunction
 
     private void control(ControlCommand command, Context ctx) throws Exception {
         switch (String.valueOf(command.command)) {
-            case ControlCommand.CLEAR_CACHE -> {
-                LOG.info("clear-cache: dropping {} warm graphs", warmGraphs.size());
-                warmGraphs.clear();
-            }
+            case ControlCommand.CLEAR_CACHE -> graphs.clear();
             case ControlCommand.RELOAD_CONTRACTS -> {
                 TaskContracts reloaded =
                         contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
                 if (reloaded != null) {
-                    use(reloaded);
-                    warmGraphs.clear(); // graphs of the old contracts can no longer be hit
+                    graphs.use(reloaded);
                 }
             }
             default -> LOG.warn("Ignoring control command: {}", command);
@@ -488,7 +361,7 @@ public class GraphExecutorFunction
             throws Exception {
         TaskContracts changed = contracts.changed(ctx.getBroadcastState(ControlCommand.STATE));
         if (changed != null) {
-            use(changed); // contracts reloaded before a restore
+            graphs.use(changed); // contracts reloaded before a restore
         }
         if (crashAfterRequests > 0
                 && ++requestsSeen >= crashAfterRequests
@@ -501,7 +374,7 @@ public class GraphExecutorFunction
         if (pastDeadline(in, out)) {
             return;
         }
-        Warm warm;
+        SlotGraphs.Warm warm;
         try {
             warm = warm(in, ctx, true);
         } catch (RuntimeException e) {
@@ -614,7 +487,10 @@ public class GraphExecutorFunction
      * checkpoint was taken while their batch ran) run first, again.
      */
     private void start(
-            List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out)
+            List<RoutedRequest> batch,
+            SlotGraphs.Warm known,
+            ReadOnlyContext ctx,
+            Collector<Reply> out)
             throws Exception {
         List<RoutedRequest> all = new ArrayList<>();
         for (RoutedRequest r : inFlight.get()) {
@@ -710,51 +586,25 @@ public class GraphExecutorFunction
         return late != null;
     }
 
-    /** A request's graph, warm in this slot: compiled (and its descriptor emitted) on a miss. */
-    private record Warm(CompiledGraph graph, ClassifiedPrompt classified, long compileMicros) {}
-
     /**
+     * A request's graph, warm in this slot: compiled on a miss, and its descriptor emitted.
+     *
      * @param arriving the request's first lookup, on arrival: the one a hit is counted for, so the
      *     hit ratio is per request; a compile is counted as a miss whenever it happens
      */
-    private Warm warm(RoutedRequest in, ReadOnlyContext ctx, boolean arriving) {
-        ClassifiedPrompt classified =
-                in.safeMode ? null : classifier.classify(in.request.getPrompt());
-        if (classified != null && !classified.compiles()) {
-            throw new IllegalStateException(
-                    "The prompt compiled in the classifier but not here: the two operators"
-                            + " read different task contracts");
+    private SlotGraphs.Warm warm(RoutedRequest in, ReadOnlyContext ctx, boolean arriving) {
+        SlotGraphs.Warm warm = graphs.lookup(in.request.getPrompt(), in.safeMode);
+        if (warm.compiled()) {
+            metrics.compiled(warm.compileMicros());
+            ctx.output(GRAPH_DESCRIPTORS, warm.compiledDescriptor());
+        } else if (arriving) {
+            metrics.cacheHit();
         }
-        // this slot's hardware completes the id: the same structure has one graph per profile
-        String graphId = in.safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
-        CompiledGraph graph = warmGraphs.get(graphId);
-        if (graph != null) {
-            if (arriving) {
-                metrics.cacheHit();
-            }
-            return new Warm(graph, classified, 0);
-        }
-        long start = System.nanoTime();
-        ExecutionPlan plan =
-                in.safeMode ? compiler.compileSafe(safeModeMaxChars) : compiler.compile(classified);
-        graph = new CompiledGraph(plan, encoders, prices());
-        long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-        ExecutionGraph descriptor =
-                plan.toDescriptor(Instant.now(), hardwareReport, java.util.Map.of(), 0);
-        warmGraphs.put(graphId, graph, descriptorCodec.encode(descriptor).length);
-        metrics.compiled(compileMicros);
-        ctx.output(GRAPH_DESCRIPTORS, descriptor);
-        LOG.info(
-                "Compiled graph {} ({}) in {} ms; {} warm in this slot",
-                graphId.substring(0, 12),
-                plan.signature(),
-                compileMicros / 1_000,
-                warmGraphs.size());
-        return new Warm(graph, classified, compileMicros);
+        return warm;
     }
 
     /** A request of a batch, bound to its graph. */
-    private record Bound(RoutedRequest in, Warm warm, CompiledGraph.BatchInput input) {}
+    private record Bound(RoutedRequest in, SlotGraphs.Warm warm, CompiledGraph.BatchInput input) {}
 
     /** Requests of one graph that run together (one alone when strict), bound to it. */
     private record GraphBatch(CompiledGraph graph, List<Bound> bound) {}
@@ -766,7 +616,10 @@ public class GraphExecutorFunction
      * graph cannot be bound are answered here; every other one is in exactly one group.
      */
     private List<GraphBatch> prepare(
-            List<RoutedRequest> batch, Warm known, ReadOnlyContext ctx, Collector<Reply> out) {
+            List<RoutedRequest> batch,
+            SlotGraphs.Warm known,
+            ReadOnlyContext ctx,
+            Collector<Reply> out) {
         long now = System.currentTimeMillis();
         double free = headroom.freeRatio();
         boolean prune = free < execution.pruneBelowFreeRatio();
@@ -787,10 +640,12 @@ public class GraphExecutorFunction
             try {
                 // looked up again (not counted: its arrival was) in case it was evicted or the
                 // contracts changed while it waited
-                Warm warm = known != null ? known : warm(in, ctx, false);
+                SlotGraphs.Warm warm = known != null ? known : warm(in, ctx, false);
                 CompiledGraph.BatchInput input;
                 if (in.safeMode) {
-                    String text = PromptReader.plainText(in.request.getPrompt(), safeModeMaxChars);
+                    String text =
+                            PromptReader.plainText(
+                                    in.request.getPrompt(), graphs.safeModeMaxChars());
                     input =
                             new CompiledGraph.BatchInput(
                                     text, DocumentContent.plainText(text), modeOf(in, prune));
@@ -913,7 +768,7 @@ public class GraphExecutorFunction
                         graph.plan()
                                 .toDescriptor(
                                         graph.compiledAt(),
-                                        hardwareReport,
+                                        graphs.hardwareReport(),
                                         graph.timings().p50Micros(),
                                         graph.timings().runs()));
             }
@@ -934,7 +789,7 @@ public class GraphExecutorFunction
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */
     List<String> warmGraphIds() {
-        return warmGraphs.graphIds();
+        return graphs.graphIds();
     }
 
     @Override
@@ -945,12 +800,10 @@ public class GraphExecutorFunction
             // requests are in the last checkpoint's in-flight state
             LOG.warn("The inference thread did not stop within 60 s");
         }
-        if (encoders != null) {
-            if (stopped) {
-                encoders.park(); // for the next task of this job here, e.g. after a restart
-            } else {
-                encoders.close(); // still in use: never handed to another task
-            }
+        if (graphs != null) {
+            // idle sessions wait for the next task of this job here, e.g. after a restart; ones
+            // still in use are never handed to another task
+            graphs.release(stopped);
         }
     }
 }

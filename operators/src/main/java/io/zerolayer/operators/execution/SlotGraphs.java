@@ -1,0 +1,299 @@
+package io.zerolayer.operators.execution;
+
+import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.ExecutionDevice;
+import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.operators.compiler.CostEstimator;
+import io.zerolayer.operators.compiler.ExecutionPlan;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.costs.PriceSheet;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.warmup.GraphDescriptors;
+import io.zerolayer.operators.warmup.PrecompileList;
+import io.zerolayer.operators.warmup.SignaturePrompt;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The graphs of one executor slot: the hardware it compiles for, the compiler and classifier of the
+ * contracts in force, its ONNX sessions, and its warm graphs — compiled on a request's first use,
+ * or ahead of it from precompile.yaml and, after a restart, from the graphs topic.
+ *
+ * <p>Flink-free: the executor function tells it which structures its slot owns and counts what it
+ * reports. Compiled graphs are not state: they follow from the graph id and the slot's hardware, so
+ * after a restore they are compiled again.
+ */
+public final class SlotGraphs implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SlotGraphs.class);
+
+    /** A request's graph, warm in this slot. */
+    public record Warm(
+            CompiledGraph graph,
+            ClassifiedPrompt classified,
+            long compileMicros,
+            ExecutionGraph compiledDescriptor) {
+        /** Whether the lookup compiled the graph (a miss). */
+        public boolean compiled() {
+            return compiledDescriptor != null;
+        }
+    }
+
+    /** An example prompt of a structure to compile ahead, and the graph id it must yield. */
+    private record WarmUp(String name, String prompt, String expectedGraphId) {}
+
+    private final HardwareFingerprint hardware;
+    private final String hardwareProfile;
+    private final CostEstimator estimator;
+    private final ExecutionDevice cuda;
+    private final EncoderPool encoders;
+    private final PriceSheet prices;
+    private final WarmGraphCache warm;
+    private final SingleObjectCodec<ExecutionGraph> descriptorCodec =
+            SingleObjectCodec.of(ExecutionGraph.class);
+    private TaskContracts contracts;
+    private StructureClassifier classifier;
+    private GraphCompiler compiler;
+
+    /**
+     * Opens the slot's sessions (taking back those an earlier task of the job parked in this JVM),
+     * one per model, so a request pays only for compiling its graph, never for loading weights.
+     *
+     * @param cudaDevice the slot's CUDA device for a CUDA plan, from the GPU count; null for the
+     *     CPU
+     */
+    public SlotGraphs(
+            HardwareFingerprint hardware,
+            int intraOpThreads,
+            IntFunction<ExecutionDevice> cudaDevice,
+            PriceSheet prices,
+            WarmGraphCache.Bounds cacheBounds,
+            TaskContracts contracts) {
+        this.hardware = hardware;
+        // the id names the profile, the fingerprint its figures: plans follow from both
+        this.hardwareProfile = hardware.profile().id() + "@" + hardware.profile().fingerprint();
+        this.estimator = new CostEstimator(hardware.profile(), hardware.primary(), intraOpThreads);
+        this.prices = prices;
+        LOG.info(
+                "Compiling for hardware profile {} ({}): {}",
+                hardwareProfile,
+                hardware.detected() ? "detected" : "configured",
+                hardware.primary().summary());
+        CostEstimator.Choice device = estimator.device();
+        if (hardware.profile().kind().equals("gpu") && !device.value().equals("cuda")) {
+            LOG.warn("Graphs run on the CPU: {}", device.reason());
+        }
+        this.cuda =
+                device.value().equals("cuda")
+                        ? cudaDevice.apply(
+                                (int) hardware.devices().stream().filter(d -> d.isGpu()).count())
+                        : null;
+        use(contracts);
+        this.encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
+        if (encoders.openSessions() > 0) {
+            LOG.info(
+                    "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
+                    encoders.openSessions());
+        }
+        for (EncoderModel model : EncoderModel.values()) {
+            encoders.get(model);
+        }
+        if (cuda != null) {
+            encoders.get(EncoderModel.MINILM_L6_V2_FP32, "cuda"); // what CUDA plans choose
+        }
+        this.warm = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
+    }
+
+    /** The contracts graphs are compiled for from now on; warm graphs of others are dropped. */
+    public void use(TaskContracts contracts) {
+        boolean reload = this.contracts != null;
+        this.contracts = contracts;
+        classifier = new StructureClassifier(contracts);
+        compiler =
+                new GraphCompiler(
+                        GraphIdentity.current(contracts.version(), hardwareProfile), estimator);
+        if (reload) {
+            warm.clear(); // graphs of the old contracts can no longer be hit
+        }
+    }
+
+    /**
+     * The request's graph: warm, or compiled now (a miss, with the descriptor to publish).
+     *
+     * @param safeMode the request goes to the safe graph, which answers any prompt as plain text
+     * @throws IllegalStateException when the prompt does not compile here though it did in the
+     *     classifier (the two read different contracts)
+     */
+    public Warm lookup(String prompt, boolean safeMode) {
+        ClassifiedPrompt classified = safeMode ? null : classifier.classify(prompt);
+        if (classified != null && !classified.compiles()) {
+            throw new IllegalStateException(
+                    "The prompt compiled in the classifier but not here: the two operators"
+                            + " read different task contracts");
+        }
+        // this slot's hardware completes the id: the same structure has one graph per profile
+        String graphId = safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
+        CompiledGraph graph = warm.get(graphId);
+        if (graph != null) {
+            return new Warm(graph, classified, 0, null);
+        }
+        long start = System.nanoTime();
+        ExecutionPlan plan =
+                safeMode ? compiler.compileSafe(safeModeMaxChars()) : compiler.compile(classified);
+        graph = new CompiledGraph(plan, encoders, prices);
+        long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
+        ExecutionGraph descriptor =
+                plan.toDescriptor(Instant.now(), hardwareReport(), java.util.Map.of(), 0);
+        warm.put(graphId, graph, descriptorCodec.encode(descriptor).length);
+        LOG.info(
+                "Compiled graph {} ({}) in {} ms; {} warm in this slot",
+                graphId.substring(0, 12),
+                plan.signature(),
+                compileMicros / 1_000,
+                warm.size());
+        return new Warm(graph, classified, compileMicros, descriptor);
+    }
+
+    /**
+     * Compiles, for the structures this slot owns, those of precompile.yaml and — on a restart —
+     * those whose descriptors the graphs topic holds for this slot's hardware and contracts
+     * (rebuilt from their signatures; kept only when the graph id comes out the same), so their
+     * first requests find their graphs warm.
+     *
+     * @param owns whether this slot serves a structure, by its hardware-independent graph id
+     * @param graphsTopic where graphs compiled before a restart are, or null
+     * @return how many graphs it compiled
+     */
+    public int precompile(
+            PrecompileList precompile, GraphDescriptors graphsTopic, Predicate<String> owns) {
+        List<WarmUp> warmUps = new ArrayList<>();
+        precompile.structures().forEach(s -> warmUps.add(new WarmUp(s.name(), s.prompt(), null)));
+        warmUps.addAll(fromGraphsTopic(graphsTopic));
+        GraphCompiler anyHardware =
+                new GraphCompiler(
+                        GraphIdentity.current(contracts.version(), GraphIdentity.ANY_HARDWARE));
+        int compiled = 0;
+        for (WarmUp w : warmUps) {
+            ClassifiedPrompt classified = classifier.classify(w.prompt());
+            if (!classified.compiles()) {
+                LOG.warn(
+                        "Warm-up structure '{}' does not compile and is skipped: {}",
+                        w.name(),
+                        classified.diagnostics());
+                continue;
+            }
+            String graphId = compiler.graphId(classified);
+            if (w.expectedGraphId() != null && !w.expectedGraphId().equals(graphId)) {
+                LOG.debug(
+                        "Graph {} cannot be rebuilt from its signature; it compiles on first use",
+                        w.expectedGraphId());
+                continue;
+            }
+            if (!owns.test(anyHardware.graphId(classified)) || warm.graphIds().contains(graphId)) {
+                continue;
+            }
+            ExecutionPlan plan = compiler.compile(classified);
+            warm.put(
+                    plan.graphId(),
+                    new CompiledGraph(plan, encoders, prices),
+                    descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
+            compiled++;
+            LOG.info("Precompiled '{}' as graph {}", w.name(), plan.graphId().substring(0, 12));
+        }
+        return compiled;
+    }
+
+    /** Descriptors on the graphs topic compiled for this slot's hardware and contracts. */
+    private List<WarmUp> fromGraphsTopic(GraphDescriptors graphsTopic) {
+        if (graphsTopic == null) {
+            return List.of();
+        }
+        List<WarmUp> out = new ArrayList<>();
+        try {
+            for (ExecutionGraph g : graphsTopic.readLatest(Duration.ofSeconds(10)).values()) {
+                if (g.getHardwareProfile().equals(hardwareProfile)
+                        && g.getContractVersion().equals(contracts.version())
+                        && !g.getSignature().equals(GraphCompiler.SAFE_SIGNATURE)) {
+                    out.add(
+                            new WarmUp(
+                                    "graph " + g.getGraphId().substring(0, 12),
+                                    SignaturePrompt.of(g.getSignature()),
+                                    g.getGraphId()));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Could not read compiled graphs from {} to warm up; they compile on first use:"
+                            + " {}",
+                    graphsTopic.topic(),
+                    e.toString());
+        }
+        return out;
+    }
+
+    /** Drops every warm graph (the control topic's clear-cache). */
+    public void clear() {
+        LOG.info("clear-cache: dropping {} warm graphs", warm.size());
+        warm.clear();
+    }
+
+    public int size() {
+        return warm.size();
+    }
+
+    /** Graph ids warm in this slot, most recently used last. */
+    public List<String> graphIds() {
+        return warm.graphIds();
+    }
+
+    /** The profile id and fingerprint graphs are compiled for. */
+    public String hardwareProfile() {
+        return hardwareProfile;
+    }
+
+    /** The slot's device, as the graph descriptors report it. */
+    public String hardwareReport() {
+        return hardware.primary().summary();
+    }
+
+    public CostEstimator estimator() {
+        return estimator;
+    }
+
+    /** The slot's CUDA device, or null when its plans run on the CPU. */
+    public ExecutionDevice cuda() {
+        return cuda;
+    }
+
+    /** The longest text the safe graph takes, under the contracts in force. */
+    public int safeModeMaxChars() {
+        return contracts.limits().safeModeMaxChars();
+    }
+
+    /**
+     * Ends the slot's use of its sessions: parked for the job's next task in this JVM when no batch
+     * runs on them ({@code idle}), else closed.
+     */
+    public void release(boolean idle) {
+        if (idle) {
+            encoders.park();
+        } else {
+            encoders.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        encoders.close();
+    }
+}
