@@ -271,31 +271,6 @@ public final class PipelineOptions {
                                     + " (RunOptions.setTerminate) and run on the fallback. 0: no"
                                     + " limit but the requests' own deadlines.");
 
-    public static final ConfigOption<Integer> FAIL_MAIN_EVERY_NTH_BATCH =
-            ConfigOptions.key("zerolayer.fault-injection.fail-main-every-nth-batch")
-                    .intType()
-                    .defaultValue(0)
-                    .withDescription(
-                            "Testing only: the main path of every n-th batch of each slot throws,"
-                                    + " so the fallback answers it (fidelity REDUCED). 0: off.");
-
-    public static final ConfigOption<Integer> CRASH_AFTER_REQUESTS =
-            ConfigOptions.key("zerolayer.fault-injection.crash-after-requests")
-                    .intType()
-                    .defaultValue(0)
-                    .withDescription(
-                            "Testing only: an executor slot fails its task after this many"
-                                    + " requests, once per JVM, so the job restarts from its last"
-                                    + " checkpoint and replays. 0: off.");
-
-    public static final ConfigOption<Boolean> FAIL_FALLBACK =
-            ConfigOptions.key("zerolayer.fault-injection.fail-fallback")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription(
-                            "Testing only: the fallback path throws too, so injected failures are"
-                                    + " answered FAILED.");
-
     public static final ConfigOption<Double> PRUNE_BELOW_FREE_MEMORY =
             ConfigOptions.key("zerolayer.pruning.free-memory-threshold")
                     .doubleType()
@@ -305,14 +280,6 @@ public final class PipelineOptions {
                                     + " slot's free memory share is below this: device memory on a"
                                     + " GPU; heap and system headroom on a CPU. Answers say"
                                     + " REDUCED with the pruned nodes.");
-
-    public static final ConfigOption<Double> INJECTED_FREE_MEMORY =
-            ConfigOptions.key("zerolayer.fault-injection.free-memory-ratio")
-                    .doubleType()
-                    .defaultValue(-1.0)
-                    .withDescription(
-                            "Testing only: the free memory share pruning sees (0 to 1); negative:"
-                                    + " the real one.");
 
     public static final ConfigOption<String> COMPLIANCE_MODE =
             ConfigOptions.key("zerolayer.compliance.mode")
@@ -365,7 +332,6 @@ public final class PipelineOptions {
                                     + " job is built; relative to the config folder). Default:"
                                     + " the built-in flink-conf/prices.yaml.");
 
-    /** The executor's batching, time limit and fault-injection settings. */
     public static final ConfigOption<MemorySize> ANALYZE_MAX_FILE_SIZE =
             ConfigOptions.key("zerolayer.analyze.max-file-size")
                     .memoryType()
@@ -405,10 +371,10 @@ public final class PipelineOptions {
                 conf.get(BATCH_SIZE),
                 conf.get(BATCH_MAX_QUEUE_DELAY).toMillis(),
                 conf.get(MAIN_PATH_TIMEOUT).toMillis(),
-                conf.get(FAIL_MAIN_EVERY_NTH_BATCH),
-                conf.get(FAIL_FALLBACK),
+                conf.get(FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH),
+                conf.get(FaultInjection.FAIL_FALLBACK),
                 conf.get(PRUNE_BELOW_FREE_MEMORY),
-                conf.get(INJECTED_FREE_MEMORY),
+                conf.get(FaultInjection.INJECTED_FREE_MEMORY),
                 conf.get(COMPLIANCE_MODE),
                 conf.get(TENANT_COMPLIANCE_MODES),
                 new io.zerolayer.operators.flink.ExecutionSettings.Gpu(

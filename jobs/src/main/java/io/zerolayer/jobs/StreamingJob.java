@@ -268,7 +268,7 @@ public final class StreamingJob {
                         graphsTopic,
                         PipelineOptions.execution(conf))
                 .withPrices(prices(conf))
-                .withCrashAfterRequests(conf.get(PipelineOptions.CRASH_AFTER_REQUESTS))
+                .withCrashAfterRequests(conf.get(FaultInjection.CRASH_AFTER_REQUESTS))
                 .withInferenceThread(conf.get(PipelineOptions.INFERENCE_THREAD));
     }
 

@@ -593,7 +593,7 @@ class StreamingJobITCase {
         job.cancel().get();
         conf.set(PipelineOptions.BATCH_SIZE, 4);
         conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
-        conf.set(PipelineOptions.FAIL_MAIN_EVERY_NTH_BATCH, 2);
+        conf.set(io.zerolayer.jobs.FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH, 2);
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-faults"));
         job = start(conf);
         String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
@@ -838,7 +838,7 @@ class StreamingJobITCase {
         }
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
-        conf.set(PipelineOptions.CRASH_AFTER_REQUESTS, 4);
+        conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
         job = start(conf);
         sendBillingWorkload(count);
         List<KernelCostRecord> replayed = billedRecords(count);

@@ -106,7 +106,7 @@ public class GraphExecutorFunction
     /**
      * Runs micro-batches on one inference thread per slot instead of the Flink task thread, so
      * checkpoint barriers, control commands and new requests are handled while a batch encodes
-     * (zerolayer.executor.inference-thread; the streaming job's default). A batch's requests stay
+     * (zerolayer.execution.inference-thread; the streaming job's default). A batch's requests stay
      * in keyed state until their replies are emitted on the task thread, so a checkpoint taken
      * while it runs holds them and a restore runs them again: each is still answered once. Off,
      * batches run on the task thread (the batch job, where nothing waits on a barrier).
