@@ -12,6 +12,7 @@ import io.zerolayer.operators.flink.CostSummaries;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
+import io.zerolayer.operators.flink.GraphExecutorOperator;
 import io.zerolayer.operators.flink.HotGraphSharder;
 import io.zerolayer.operators.flink.KeyedAvroSerializationSchema;
 import io.zerolayer.operators.flink.RawRecord;
@@ -28,7 +29,9 @@ import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
@@ -105,11 +108,11 @@ public final class StreamingJob {
                         .setDeserializer(new ControlCommandDeserializationSchema())
                         .setProperty("isolation.level", "read_committed")
                         .build();
-        BroadcastStream<ControlCommand> control =
+        DataStream<ControlCommand> commands =
                 env.fromSource(controlSource, WatermarkStrategy.noWatermarks(), "control")
                         .uid("control-source")
-                        .setParallelism(1)
-                        .broadcast(ControlCommand.STATE);
+                        .setParallelism(1);
+        BroadcastStream<ControlCommand> control = commands.broadcast(ControlCommand.STATE);
 
         DataStream<RawRecord> raw =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
@@ -123,12 +126,19 @@ public final class StreamingJob {
 
         SingleOutputStreamOperator<Reply> replies =
                 routed.keyBy(r -> r.shardKey)
-                        .connect(control)
-                        .process(
-                                executor(
-                                        conf,
-                                        new GraphDescriptors(
-                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC))))
+                        // Flink's keyed-broadcast operator, telling the function through the
+                        // task's mailbox when a batch on the inference thread is done
+                        .connect(commands.broadcast())
+                        .transform(
+                                "warm graph executor",
+                                TypeInformation.of(Reply.class),
+                                new GraphExecutorOperator(
+                                        executor(
+                                                conf,
+                                                new GraphDescriptors(
+                                                        bootstrap,
+                                                        conf.get(PipelineOptions.GRAPHS_TOPIC))),
+                                        List.of(ControlCommand.STATE)))
                         .setParallelism(executorParallelism)
                         .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")

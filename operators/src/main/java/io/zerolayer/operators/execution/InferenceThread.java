@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One thread that runs a slot's batches in the order they are handed over, at most one per key at a
@@ -45,10 +47,38 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      * @throws IllegalStateException when the key has a batch not yet taken
      */
     public void submit(K key, Callable<R> batch, long nowMillis) {
+        submit(key, batch, nowMillis, null);
+    }
+
+    /**
+     * Hands {@code key}'s batch over, and calls {@code whenDone} with the key on this thread once
+     * the batch is {@link #done} (returned or threw), so the caller need not poll for it.
+     *
+     * @param whenDone called once the batch is done; null for none
+     * @throws IllegalStateException when the key has a batch not yet taken
+     */
+    public void submit(K key, Callable<R> batch, long nowMillis, Consumer<K> whenDone) {
         if (handed.containsKey(key)) {
             throw new IllegalStateException("Key " + key + " has a batch not yet taken");
         }
-        handed.put(key, new Handed<>(thread.submit(batch), nowMillis));
+        FutureTask<R> task =
+                new FutureTask<>(batch) {
+                    @Override
+                    protected void done() {
+                        // after the result is set: done(key) is true for whoever is told
+                        if (whenDone != null && !isCancelled()) {
+                            whenDone.accept(key);
+                        }
+                    }
+                };
+        // handed before it can run, so that whoever is told it is done finds it
+        handed.put(key, new Handed<>(task, nowMillis));
+        try {
+            thread.execute(task);
+        } catch (RuntimeException stopped) {
+            handed.remove(key);
+            throw stopped;
+        }
     }
 
     /** Whether {@code key} has a batch handed over and not yet taken (running, waiting or done). */

@@ -27,6 +27,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -49,9 +50,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Requests of a key queue in keyed state for their micro-batch. With {@link
  * #withInferenceThread} (the streaming job) a batch runs on the slot's inference thread while the
- * task thread goes on with new requests, barriers and commands; a processing-time poll emits its
- * replies on the task thread, and until then its requests are in keyed state ({@code
- * batch-in-flight}), so every checkpoint holds each request not yet answered.
+ * task thread goes on with new requests, barriers and commands; when the batch is done, {@link
+ * GraphExecutorOperator} has the task thread emit its replies (a test harness without it polls with
+ * timers), and until then its requests are in keyed state ({@code batch-in-flight}), so every
+ * checkpoint holds each request not yet answered.
  */
 public class GraphExecutorFunction
         extends KeyedBroadcastProcessFunction<String, RoutedRequest, ControlCommand, Reply> {
@@ -425,8 +427,10 @@ public class GraphExecutorFunction
             pollAt.clear();
             String key = ctx.getCurrentKey();
             if (busy(ctx) && !inference.done(key)) {
-                long age = inference.age(key, timestamp);
-                schedulePoll(ctx, Math.min(MAX_POLL_MILLIS, Math.max(POLL_MILLIS, age / 20)));
+                if (batchDone == null) {
+                    long age = inference.age(key, timestamp);
+                    schedulePoll(ctx, Math.min(MAX_POLL_MILLIS, Math.max(POLL_MILLIS, age / 20)));
+                } // else: the operator tells us when it is done
             } else {
                 // done, or restored from a checkpoint taken while it ran: start() runs it again
                 if (busy(ctx)) {
@@ -523,8 +527,46 @@ public class GraphExecutorFunction
         inference.submit(
                 ctx.getCurrentKey(),
                 () -> prepared.stream().map(this::execute).toList(),
-                ctx.timerService().currentProcessingTime());
-        schedulePoll(ctx, POLL_MILLIS);
+                ctx.timerService().currentProcessingTime(),
+                batchDone == null ? null : this::signalBatchDone);
+        if (batchDone == null) {
+            schedulePoll(ctx, POLL_MILLIS); // no operator to tell us: look for it
+        }
+    }
+
+    /**
+     * Set by {@link GraphExecutorOperator} before {@code open}: tells the task thread, through its
+     * mailbox, that a key's batch is done. Null where the function runs without it (a test
+     * harness): the task thread then polls for finished batches with timers.
+     */
+    private transient java.util.function.Consumer<String> batchDone;
+
+    void whenBatchDone(java.util.function.Consumer<String> signal) {
+        this.batchDone = signal;
+    }
+
+    /** On the inference thread, when a key's batch is done. */
+    private void signalBatchDone(String key) {
+        try {
+            batchDone.accept(key);
+        } catch (RuntimeException e) {
+            // the task is closing: its in-flight requests are in the last checkpoint
+            LOG.debug("Batch of {} done after its task closed: {}", key, e.toString());
+        }
+    }
+
+    /**
+     * On the task thread, with the key of a batch that is done as the current key: answers it at
+     * once, through the same timer path as a poll (the contexts Flink hands the function).
+     */
+    void batchDone(TimerService timers) throws Exception {
+        Long polled = pollAt.value();
+        if (polled != null) {
+            timers.deleteProcessingTimeTimer(polled);
+        }
+        long now = timers.currentProcessingTime();
+        timers.registerProcessingTimeTimer(now);
+        pollAt.update(now);
     }
 
     private void schedulePoll(ReadOnlyContext ctx, long inMillis) throws Exception {

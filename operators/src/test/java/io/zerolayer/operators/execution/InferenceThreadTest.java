@@ -68,4 +68,32 @@ class InferenceThreadTest {
             assertThat(t.take("k")).isEqualTo("again");
         }
     }
+
+    @Test
+    void whoeverHandsABatchOverIsToldOnceItIsDoneWhetherItReturnedOrThrew() throws Exception {
+        java.util.concurrent.BlockingQueue<String> told =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        List<Boolean> doneWhenTold = new CopyOnWriteArrayList<>();
+        try (var t = thread()) {
+            java.util.function.Consumer<String> listener =
+                    key -> {
+                        doneWhenTold.add(t.done(key));
+                        told.add(key);
+                    };
+            t.submit("ok", () -> "fine", 0, listener);
+            t.submit(
+                    "bad",
+                    () -> {
+                        throw new IllegalStateException("broken batch");
+                    },
+                    0,
+                    listener);
+            assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("ok");
+            assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("bad");
+            assertThat(doneWhenTold).containsExactly(true, true);
+            assertThat(t.take("ok")).isEqualTo("fine");
+            assertThatThrownBy(() -> t.take("bad")).hasMessage("broken batch");
+            assertThat(told.poll(200, TimeUnit.MILLISECONDS)).as("told once each").isNull();
+        }
+    }
 }
