@@ -556,6 +556,31 @@ public class GraphExecutorFunction
     }
 
     /**
+     * After a restore, with the operator: every key whose batch was in flight at the checkpoint
+     * runs it again at once. (Polls would have been restored as timers; a batch that tells when it
+     * is done leaves no timer in the checkpoint.)
+     *
+     * @return how many keys had requests in flight
+     */
+    int resumeInFlight(
+            org.apache.flink.runtime.state.KeyedStateBackend<String> backend, TimerService timers)
+            throws Exception {
+        int[] keys = {0};
+        backend.applyToAllKeys(
+                org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
+                IN_FLIGHT,
+                (key, requests) -> {
+                    Iterable<RoutedRequest> held = requests.get();
+                    if (held != null && held.iterator().hasNext()) {
+                        keys[0]++;
+                        batchDone(timers);
+                    }
+                });
+        return keys[0];
+    }
+
+    /**
      * On the task thread, with the key of a batch that is done as the current key: answers it at
      * once, through the same timer path as a poll (the contexts Flink hands the function).
      */

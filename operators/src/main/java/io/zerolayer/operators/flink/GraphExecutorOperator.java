@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 public final class GraphExecutorOperator
         extends CoBroadcastWithKeyedOperator<String, RoutedRequest, ControlCommand, Reply> {
     private static final long serialVersionUID = 1L;
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(GraphExecutorOperator.class);
 
     private transient MailboxExecutor mailbox;
 
@@ -47,5 +49,10 @@ public final class GraphExecutorOperator
                                 "zerolayer: a batch of %s is done",
                                 key));
         super.open();
+        int resumed = function.resumeInFlight(getKeyedStateBackend(), timers);
+        if (resumed > 0) {
+            LOG.info(
+                    "{} keys had a batch in flight at the checkpoint; running them again", resumed);
+        }
     }
 }
