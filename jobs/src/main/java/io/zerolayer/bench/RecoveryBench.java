@@ -113,12 +113,16 @@ public final class RecoveryBench {
                 admin.createTopics(List.of(new NewTopic(replies, 1, (short) 1))).all().get();
             }
             String job =
-                    cluster.submit(
-                            o.jar(),
-                            List.of("run", "--bootstrap-servers", cluster.bootstrapServers()),
-                            o.parallelism(),
-                            null);
-            cluster.awaitRunning(job, Duration.ofMinutes(5));
+                    cluster.rest()
+                            .submit(
+                                    o.jar(),
+                                    List.of(
+                                            "run",
+                                            "--bootstrap-servers",
+                                            cluster.bootstrapServers()),
+                                    o.parallelism(),
+                                    null);
+            cluster.rest().awaitRunning(job, Duration.ofMinutes(5));
             progress("job %s runs at parallelism %d", job, o.parallelism());
             try (ZeroLayerClient client =
                     ZeroLayerClient.builder()
@@ -164,7 +168,7 @@ public final class RecoveryBench {
                 break;
             }
             if (killedAt == 0 && now >= killAt) {
-                busy = cluster.busySlots();
+                busy = cluster.rest().busySlots();
                 killedAt = System.currentTimeMillis();
                 cluster.killTaskManager(0);
                 progress("killed %s (busy slots before: %s)", killed, busy);
@@ -217,7 +221,7 @@ public final class RecoveryBench {
         }
         long kill = killedAt;
         long noticed =
-                cluster.failureTimes(job).stream()
+                cluster.rest().failureTimes(job).stream()
                         .filter(t -> t >= kill)
                         .findFirst()
                         .map(t -> t - kill)

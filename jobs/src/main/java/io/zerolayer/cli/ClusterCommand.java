@@ -60,24 +60,7 @@ final class ClusterCommand implements Runnable {
                 description = "Folder for the cluster's files. Default: data/cluster.")
         Path home = DEFAULT_HOME;
 
-        @Option(
-                names = "--task-managers",
-                defaultValue = "2",
-                description = "TaskManager processes. Default: ${DEFAULT-VALUE}.")
-        int taskManagers;
-
-        @Option(
-                names = "--slots",
-                defaultValue = "2",
-                description = "Slots per TaskManager. Default: ${DEFAULT-VALUE}.")
-        int slots;
-
-        @Option(
-                names = "--parallelism",
-                description =
-                        "The job's parallelism. Default: the TaskManager count, so that the job"
-                                + " finds slots on the others when one is killed.")
-        Integer parallelism;
+        @Mixin ClusterShape shape;
 
         @Option(
                 names = "--rest-port",
@@ -93,38 +76,33 @@ final class ClusterCommand implements Runnable {
                 throw new IllegalArgumentException(
                         "A cluster was started in " + home + "; stop it with cluster down first");
             }
-            Path lib = Path.of("flink-lib", "target", "lib");
-            Path jar = Path.of("jobs", "target", "zerolayer-flink.jar");
-            if (!Files.isDirectory(lib) || !Files.exists(jar)) {
-                throw new IllegalArgumentException(
-                        "Run from the repository root after mvn -B package -DskipTests (needs "
-                                + lib
-                                + " and "
-                                + jar
-                                + ")");
-            }
+            ClusterShape.requireBuild();
             LocalCluster.Builder builder =
                     LocalCluster.builder()
                             .home(home)
-                            .flinkLib(lib)
+                            .flinkLib(ClusterShape.FLINK_LIB)
                             .appClasspath(System.getProperty("java.class.path"))
-                            .taskManagers(taskManagers)
-                            .slotsPerTaskManager(slots)
+                            .taskManagers(shape.taskManagers)
+                            .slotsPerTaskManager(shape.slots)
                             .restPort(restPort);
             builder.settingsFrom(settings.load());
             LocalCluster cluster = builder.build();
             System.out.printf(
                     "Starting a broker, a JobManager and %d TaskManager(s) in %s …%n",
-                    taskManagers, home.toAbsolutePath());
+                    shape.taskManagers, home.toAbsolutePath());
             cluster.start();
             cluster.writeState();
             String job =
-                    cluster.submit(
-                            jar,
-                            List.of("run", "--bootstrap-servers", cluster.bootstrapServers()),
-                            parallelism != null ? parallelism : taskManagers,
-                            null);
-            cluster.awaitRunning(job, Duration.ofSeconds(300));
+                    cluster.rest()
+                            .submit(
+                                    ClusterShape.JOB_JAR,
+                                    List.of(
+                                            "run",
+                                            "--bootstrap-servers",
+                                            cluster.bootstrapServers()),
+                                    shape.parallelism(),
+                                    null);
+            cluster.rest().awaitRunning(job, Duration.ofSeconds(300));
             System.out.println("ZeroLayer runs on a local Flink cluster.");
             System.out.println("  Web UI / REST     : " + cluster.restUrl());
             System.out.println("  bootstrap servers : " + cluster.bootstrapServers());

@@ -26,22 +26,7 @@ import picocli.CommandLine.Option;
                     + " package -DskipTests."
         })
 final class RecoveryBenchCommand implements Callable<Integer> {
-    @Option(
-            names = "--task-managers",
-            defaultValue = "2",
-            description = "TaskManager processes. Default: ${DEFAULT-VALUE}.")
-    int taskManagers;
-
-    @Option(
-            names = "--slots",
-            defaultValue = "2",
-            description = "Slots per TaskManager. Default: ${DEFAULT-VALUE}.")
-    int slots;
-
-    @Option(
-            names = "--parallelism",
-            description = "The job's parallelism. Default: the TaskManager count.")
-    Integer parallelism;
+    @Mixin ClusterShape cluster;
 
     @Option(
             names = "--in-flight",
@@ -89,18 +74,8 @@ final class RecoveryBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path lib = Path.of("flink-lib", "target", "lib");
-        Path jar = Path.of("jobs", "target", "zerolayer-flink.jar");
-        if (!Files.isDirectory(lib) || !Files.exists(jar)) {
-            throw new IllegalArgumentException(
-                    "Run from the repository root after mvn -B package -DskipTests (needs "
-                            + lib
-                            + " and "
-                            + jar
-                            + ")");
-        }
-        if (slots * (taskManagers - 1) < (parallelism != null ? parallelism : taskManagers)
-                && !replace) {
+        ClusterShape.requireBuild();
+        if (cluster.slots * (cluster.taskManagers - 1) < cluster.parallelism() && !replace) {
             throw new IllegalArgumentException(
                     "After one TaskManager is killed the others have too few slots for the job;"
                             + " add --replace, more --slots or fewer --parallelism");
@@ -109,13 +84,13 @@ final class RecoveryBenchCommand implements Callable<Integer> {
         RecoveryBench.Options o =
                 new RecoveryBench.Options(
                         home,
-                        lib,
-                        jar,
+                        ClusterShape.FLINK_LIB,
+                        ClusterShape.JOB_JAR,
                         System.getProperty("java.class.path"),
                         settings.load(),
-                        taskManagers,
-                        slots,
-                        parallelism != null ? parallelism : taskManagers,
+                        cluster.taskManagers,
+                        cluster.slots,
+                        cluster.parallelism(),
                         inFlight,
                         duration(warmup),
                         duration(before),

@@ -1,13 +1,9 @@
 package io.zerolayer.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,12 +31,11 @@ import java.util.regex.Pattern;
  *         .taskManagers(2)
  *         .build()) {
  *     cluster.start();
- *     String job = cluster.submit(jar, List.of("run"), 2, null);
+ *     String job = cluster.rest().submit(jar, List.of("run"), 2, null);
  * }
  * }</pre>
  */
 public final class LocalCluster implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern BOOTSTRAP = Pattern.compile("bootstrap servers\\s*:\\s*(\\S+)");
     private static final List<String> JVM_OPENS =
             List.of(
@@ -75,8 +69,7 @@ public final class LocalCluster implements AutoCloseable {
     private final int slotsPerTaskManager;
     private final int restPort;
     private final Map<String, String> settings;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ClusterRest rest;
 
     private Process broker;
     private String bootstrapServers;
@@ -91,6 +84,7 @@ public final class LocalCluster implements AutoCloseable {
         this.slotsPerTaskManager = b.slotsPerTaskManager;
         this.restPort = b.restPort;
         this.settings = b.settings;
+        this.rest = new ClusterRest(restUrl(), home.resolve("savepoints"));
     }
 
     public static Builder builder() {
@@ -148,36 +142,6 @@ public final class LocalCluster implements AutoCloseable {
         return "taskmanager-" + (index + 1);
     }
 
-    /** Busy slots of each TaskManager by resource id, as the REST API reports them. */
-    public Map<String, Integer> busySlots() throws IOException, InterruptedException {
-        Map<String, Integer> busy = new java.util.TreeMap<>();
-        for (JsonNode tm :
-                send(HttpRequest.newBuilder(restUrl().resolve("taskmanagers")).build())
-                        .path("taskmanagers")) {
-            busy.put(
-                    tm.path("id").asText(),
-                    tm.path("slotsNumber").asInt() - tm.path("freeSlots").asInt());
-        }
-        return busy;
-    }
-
-    /**
-     * When the JobManager recorded each failure of the job (epoch millis, oldest first), from the
-     * REST API's exception history.
-     */
-    public List<Long> failureTimes(String jobId) throws IOException, InterruptedException {
-        List<Long> times = new ArrayList<>();
-        for (JsonNode e :
-                send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId + "/exceptions"))
-                                .build())
-                        .path("exceptionHistory")
-                        .path("entries")) {
-            times.add(e.path("timestamp").asLong());
-        }
-        times.sort(null);
-        return times;
-    }
-
     /** Kills TaskManager {@code index} (0-based, in start order) with SIGKILL. */
     public void killTaskManager(int index) throws InterruptedException {
         Process tm = taskManagerProcesses.get(index);
@@ -218,120 +182,13 @@ public final class LocalCluster implements AutoCloseable {
         return home;
     }
 
+    /** The cluster's REST API: submit jobs, watch them, stop them with a savepoint. */
+    public ClusterRest rest() {
+        return rest;
+    }
+
     public URI restUrl() {
         return URI.create("http://localhost:" + restPort + "/");
-    }
-
-    /**
-     * Uploads the job jar and runs it with these program arguments, as the Web UI does.
-     *
-     * @param savepoint a savepoint to start from, or null
-     * @return the job id
-     */
-    public String submit(Path jar, List<String> programArgs, int parallelism, String savepoint)
-            throws IOException, InterruptedException {
-        String boundary = "zerolayer-" + UUID.randomUUID();
-        byte[] head =
-                ("--"
-                                + boundary
-                                + "\r\nContent-Disposition: form-data; name=\"jarfile\";"
-                                + " filename=\""
-                                + jar.getFileName()
-                                + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
-                        .getBytes(StandardCharsets.UTF_8);
-        byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
-        HttpRequest upload =
-                HttpRequest.newBuilder(restUrl().resolve("jars/upload"))
-                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                        .POST(
-                                HttpRequest.BodyPublishers.concat(
-                                        HttpRequest.BodyPublishers.ofByteArray(head),
-                                        HttpRequest.BodyPublishers.ofFile(jar),
-                                        HttpRequest.BodyPublishers.ofByteArray(tail)))
-                        .build();
-        JsonNode uploaded = send(upload);
-        String file = uploaded.path("filename").asText();
-        String jarId = Path.of(file).getFileName().toString();
-        Map<String, Object> run = new LinkedHashMap<>();
-        run.put("entryClass", "io.zerolayer.cli.ZeroLayerCli");
-        run.put("programArgsList", programArgs);
-        run.put("parallelism", parallelism);
-        if (savepoint != null) {
-            run.put("savepointPath", savepoint);
-        }
-        JsonNode started =
-                send(
-                        HttpRequest.newBuilder(restUrl().resolve("jars/" + jarId + "/run"))
-                                .header("Content-Type", "application/json")
-                                .POST(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                JSON.writeValueAsString(run)))
-                                .build());
-        return started.path("jobid").asText();
-    }
-
-    /** The job's state, e.g. RUNNING. */
-    public String jobState(String jobId) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId)).build())
-                .path("state")
-                .asText();
-    }
-
-    /** Waits until every task of the job runs. */
-    public void awaitRunning(String jobId, Duration timeout)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode job = send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId)).build());
-            boolean all = job.path("state").asText().equals("RUNNING");
-            for (JsonNode v : job.path("vertices")) {
-                all &= v.path("status").asText().equals("RUNNING");
-            }
-            if (all) {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        throw new IllegalStateException("Job " + jobId + " not running after " + timeout);
-    }
-
-    /** Stops the job with a savepoint and returns its path. */
-    public String stopWithSavepoint(String jobId, Duration timeout)
-            throws IOException, InterruptedException {
-        JsonNode trigger =
-                send(
-                        HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId + "/stop"))
-                                .header("Content-Type", "application/json")
-                                .POST(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                "{\"drain\":false,\"targetDirectory\":\""
-                                                        + home.resolve("savepoints").toUri()
-                                                        + "\"}"))
-                                .build());
-        String request = trigger.path("request-id").asText();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode status =
-                    send(
-                            HttpRequest.newBuilder(
-                                            restUrl()
-                                                    .resolve(
-                                                            "jobs/"
-                                                                    + jobId
-                                                                    + "/savepoints/"
-                                                                    + request))
-                                    .build());
-            if (status.path("status").path("id").asText().equals("COMPLETED")) {
-                JsonNode op = status.path("operation");
-                if (op.has("failure-cause")) {
-                    throw new IllegalStateException(
-                            "Stop with savepoint failed: " + op.path("failure-cause"));
-                }
-                return op.path("location").asText();
-            }
-            Thread.sleep(500);
-        }
-        throw new IllegalStateException("No savepoint of " + jobId + " after " + timeout);
     }
 
     @Override
@@ -491,7 +348,7 @@ public final class LocalCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                if (send(HttpRequest.newBuilder(restUrl().resolve("overview")).build())
+                if (rest.send(HttpRequest.newBuilder(restUrl().resolve("overview")).build())
                                 .path("taskmanagers")
                                 .asInt()
                         >= count) {
@@ -504,19 +361,6 @@ public final class LocalCluster implements AutoCloseable {
         }
         throw new IllegalStateException(
                 count + " TaskManagers did not register; see " + home.resolve("log"));
-    }
-
-    private JsonNode send(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 != 2) {
-            throw new IOException(
-                    request.uri()
-                            + " answered HTTP "
-                            + response.statusCode()
-                            + ": "
-                            + response.body());
-        }
-        return JSON.readTree(response.body());
     }
 
     /**

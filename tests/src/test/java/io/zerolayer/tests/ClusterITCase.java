@@ -76,8 +76,8 @@ class ClusterITCase {
     @Test
     void aKilledTaskManagerLosesNothingAndASecondJobOnTheSameTaskManagersRuns() throws Exception {
         List<String> run = List.of("run", "--bootstrap-servers", cluster.bootstrapServers());
-        String job = cluster.submit(JAR, run, 2, null);
-        cluster.awaitRunning(job, Duration.ofSeconds(180));
+        String job = cluster.rest().submit(JAR, run, 2, null);
+        cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 
         load.send(0, REQUESTS);
         Map<String, Integer> beforeKill = load.replies(1, Duration.ofSeconds(120));
@@ -99,7 +99,7 @@ class ClusterITCase {
 
         // stop with a savepoint; the same requests on a second job, on fresh topics and the same
         // TaskManagers, with no failure: each tenant's bill is the same to the nano-dollar
-        String savepoint = cluster.stopWithSavepoint(job, Duration.ofSeconds(120));
+        String savepoint = cluster.rest().stopWithSavepoint(job, Duration.ofSeconds(120));
         Configuration clean = new Configuration();
         List<String> cleanRun = new java.util.ArrayList<>(run);
         for (JobTopic t : JobTopic.of(new Configuration(), 2)) {
@@ -116,8 +116,8 @@ class ClusterITCase {
             topics.add(new NewTopic(cleanReplies, 1, (short) 1));
             admin.createTopics(topics).all().get();
         }
-        String cleanJob = cluster.submit(JAR, cleanRun, 2, null);
-        cluster.awaitRunning(cleanJob, Duration.ofSeconds(180));
+        String cleanJob = cluster.rest().submit(JAR, cleanRun, 2, null);
+        cluster.rest().awaitRunning(cleanJob, Duration.ofSeconds(180));
         InFlightLoad cleanLoad =
                 new InFlightLoad(
                         cluster.bootstrapServers(),
@@ -129,14 +129,14 @@ class ClusterITCase {
         Thread.sleep(2000); // the last checkpoint's cost records
         assertThat(cleanLoad.billedPerTenant(clean.get(PipelineOptions.COSTS_TOPIC)))
                 .isEqualTo(billed);
-        cluster.stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
+        cluster.rest().stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
 
         // an upgrade: the first job again, from its savepoint, on the same TaskManagers
-        String second = cluster.submit(JAR, run, 2, savepoint);
-        cluster.awaitRunning(second, Duration.ofSeconds(180));
+        String second = cluster.rest().submit(JAR, run, 2, savepoint);
+        cluster.rest().awaitRunning(second, Duration.ofSeconds(180));
         load.send(REQUESTS, 1);
         assertThat(load.replies(REQUESTS + 1, Duration.ofSeconds(120))).hasSize(REQUESTS + 1);
-        assertThat(cluster.jobState(second)).isEqualTo("RUNNING");
+        assertThat(cluster.rest().jobState(second)).isEqualTo("RUNNING");
     }
 
     /** ERROR lines of the Kafka sinks' committers in every TaskManager's log. */
