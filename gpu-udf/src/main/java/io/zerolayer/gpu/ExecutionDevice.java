@@ -7,27 +7,24 @@ import java.io.Serializable;
  *
  * @param deviceId CUDA device ordinal (ignored for the CPU)
  * @param memoryLimitBytes the CUDA provider's arena limit ({@code gpu_mem_limit}); 0: no limit
- * @param arenaStrategy {@code kNextPowerOfTwo} or {@code kSameAsRequested} ({@code
- *     arena_extend_strategy})
+ * @param arenaStrategy how the provider's arena grows ({@code arena_extend_strategy})
  */
 public record ExecutionDevice(
-        String kind, int deviceId, long memoryLimitBytes, String arenaStrategy)
+        String kind, int deviceId, long memoryLimitBytes, ArenaExtendStrategy arenaStrategy)
         implements Serializable {
 
-    public static final ExecutionDevice CPU = new ExecutionDevice("cpu", 0, 0, "kNextPowerOfTwo");
+    public static final ExecutionDevice CPU =
+            new ExecutionDevice("cpu", 0, 0, ArenaExtendStrategy.NEXT_POWER_OF_TWO);
 
     public ExecutionDevice {
         if (!kind.equals("cpu") && !kind.equals("cuda")) {
             throw new IllegalArgumentException("Device kind must be cpu or cuda, got " + kind);
         }
-        if (!arenaStrategy.equals("kNextPowerOfTwo") && !arenaStrategy.equals("kSameAsRequested")) {
-            throw new IllegalArgumentException(
-                    "CUDA arena strategy must be kNextPowerOfTwo or kSameAsRequested, got "
-                            + arenaStrategy);
-        }
+        java.util.Objects.requireNonNull(arenaStrategy, "arenaStrategy");
     }
 
-    public static ExecutionDevice cuda(int deviceId, long memoryLimitBytes, String arenaStrategy) {
+    public static ExecutionDevice cuda(
+            int deviceId, long memoryLimitBytes, ArenaExtendStrategy arenaStrategy) {
         return new ExecutionDevice("cuda", deviceId, memoryLimitBytes, arenaStrategy);
     }
 

@@ -168,7 +168,7 @@ public final class SentenceEncoder implements AutoCloseable {
             if (target.memoryLimitBytes() > 0) {
                 cuda.add("gpu_mem_limit", String.valueOf(target.memoryLimitBytes()));
             }
-            cuda.add("arena_extend_strategy", target.arenaStrategy());
+            cuda.add("arena_extend_strategy", target.arenaStrategy().toString());
             options.addCUDA(cuda);
             return true;
         } catch (OrtException | UnsatisfiedLinkError e) {

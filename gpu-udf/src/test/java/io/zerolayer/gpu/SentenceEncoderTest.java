@@ -148,7 +148,8 @@ class SentenceEncoderTest {
 
     @Test
     void aCudaSessionWithoutAUsableProviderRunsOnTheCpuAndSaysSo() {
-        ExecutionDevice gpu0 = ExecutionDevice.cuda(0, 2L << 30, "kSameAsRequested");
+        ExecutionDevice gpu0 =
+                ExecutionDevice.cuda(0, 2L << 30, ArenaExtendStrategy.SAME_AS_REQUESTED);
         assertThat(gpu0).hasToString("cuda:0");
         try (SentenceEncoder onCpu = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
                 SentenceEncoder planned =
@@ -169,9 +170,10 @@ class SentenceEncoderTest {
     }
 
     @Test
-    void cudaProviderOptionsAreChecked() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> ExecutionDevice.cuda(0, 0, "kDoubleIt"))
-                .hasMessageContaining("kNextPowerOfTwo or kSameAsRequested");
+    void theArenaStrategyIsWrittenAsOnnxRuntimeNamesIt() {
+        assertThat(ArenaExtendStrategy.NEXT_POWER_OF_TWO).hasToString("kNextPowerOfTwo");
+        assertThat(ArenaExtendStrategy.SAME_AS_REQUESTED).hasToString("kSameAsRequested");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ExecutionDevice.cuda(0, 0, null))
+                .isInstanceOf(NullPointerException.class);
     }
 }

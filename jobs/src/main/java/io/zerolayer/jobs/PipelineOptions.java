@@ -1,5 +1,8 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.gpu.ArenaExtendStrategy;
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.execution.ComplianceMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -147,10 +150,10 @@ public final class PipelineOptions {
                             "Task contracts (tasks.yaml) to check requests against; the copy of"
                                     + " flink-conf/tasks.yaml built into the jar when unset.");
 
-    public static final ConfigOption<String> SAFE_MODE_POLICY =
+    public static final ConfigOption<SafeModePolicy.Policy> SAFE_MODE_POLICY =
             ConfigOptions.key("zerolayer.safe-mode.policy")
-                    .stringType()
-                    .defaultValue("degrade")
+                    .enumType(SafeModePolicy.Policy.class)
+                    .defaultValue(SafeModePolicy.Policy.DEGRADE)
                     .withDescription(
                             "What happens to prompts with abnormal structure: degrade (answer with"
                                     + " the SAFE graph, fidelity SAFE_MODE) or strict (reject).");
@@ -281,10 +284,10 @@ public final class PipelineOptions {
                                     + " GPU; heap and system headroom on a CPU. Answers say"
                                     + " REDUCED with the pruned nodes.");
 
-    public static final ConfigOption<String> COMPLIANCE_MODE =
+    public static final ConfigOption<ComplianceMode> COMPLIANCE_MODE =
             ConfigOptions.key("zerolayer.compliance.mode")
-                    .stringType()
-                    .defaultValue("standard")
+                    .enumType(ComplianceMode.class)
+                    .defaultValue(ComplianceMode.STANDARD)
                     .withDescription(
                             "standard, or strict: each request runs alone (bit-identical answers"
                                     + " for the same input) with every compliance node (redact,"
@@ -315,10 +318,10 @@ public final class PipelineOptions {
                             "The CUDA provider's arena limit per session (gpu_mem_limit); 0: no"
                                     + " limit.");
 
-    public static final ConfigOption<String> GPU_ARENA_STRATEGY =
+    public static final ConfigOption<ArenaExtendStrategy> GPU_ARENA_STRATEGY =
             ConfigOptions.key("zerolayer.gpu.arena-extend-strategy")
-                    .stringType()
-                    .defaultValue("kNextPowerOfTwo")
+                    .enumType(ArenaExtendStrategy.class)
+                    .defaultValue(ArenaExtendStrategy.NEXT_POWER_OF_TWO)
                     .withDescription(
                             "How the CUDA provider's arena grows: kNextPowerOfTwo or"
                                     + " kSameAsRequested.");
@@ -376,10 +379,32 @@ public final class PipelineOptions {
                 conf.get(PRUNE_BELOW_FREE_MEMORY),
                 conf.get(FaultInjection.INJECTED_FREE_MEMORY),
                 conf.get(COMPLIANCE_MODE),
-                conf.get(TENANT_COMPLIANCE_MODES),
+                tenantComplianceModes(conf),
                 new io.zerolayer.operators.flink.ExecutionSettings.Gpu(
                         conf.get(GPU_DEVICE_IDS),
                         conf.get(GPU_MEMORY_LIMIT).getBytes(),
                         conf.get(GPU_ARENA_STRATEGY)));
+    }
+
+    /** The compliance mode of each tenant named in {@link #TENANT_COMPLIANCE_MODES}. */
+    static Map<String, ComplianceMode> tenantComplianceModes(
+            org.apache.flink.configuration.Configuration conf) {
+        Map<String, ComplianceMode> modes = new java.util.LinkedHashMap<>();
+        conf.get(TENANT_COMPLIANCE_MODES)
+                .forEach(
+                        (tenant, mode) -> {
+                            try {
+                                modes.put(tenant, ComplianceMode.parse(mode));
+                            } catch (IllegalArgumentException e) {
+                                throw new IllegalArgumentException(
+                                        TENANT_COMPLIANCE_MODES.key()
+                                                + ", tenant '"
+                                                + tenant
+                                                + "': "
+                                                + e.getMessage(),
+                                        e);
+                            }
+                        });
+        return modes;
     }
 }

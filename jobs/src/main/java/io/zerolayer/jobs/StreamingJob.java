@@ -244,7 +244,7 @@ public final class StreamingJob {
                                 new KnownTopics(
                                         conf.get(PipelineOptions.BOOTSTRAP_SERVERS),
                                         MISSING_REPLY_TOPIC_REFRESH.toMillis())),
-                        new SafeModePolicy(
+                        SafeModePolicy.of(
                                 conf.get(PipelineOptions.SAFE_MODE_POLICY),
                                 conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
                         new HotGraphSharder(

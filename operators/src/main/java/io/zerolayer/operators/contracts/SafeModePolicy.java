@@ -1,38 +1,66 @@
 package io.zerolayer.operators.contracts;
 
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Per-tenant choice for prompts whose structure is abnormal: {@code degrade} serves them with the
- * SAFE graph (fidelity SAFE_MODE), {@code strict} rejects them with their diagnostics.
+ * Per-tenant choice for prompts whose structure is abnormal.
  *
  * @param defaultPolicy the policy of tenants without an entry
  * @param tenantPolicies tenant id → policy
  */
-public record SafeModePolicy(String defaultPolicy, Map<String, String> tenantPolicies)
+public record SafeModePolicy(Policy defaultPolicy, Map<String, Policy> tenantPolicies)
         implements Serializable {
-    public static final String DEGRADE = "degrade";
-    public static final String STRICT = "strict";
-    private static final Set<String> POLICIES = Set.of(DEGRADE, STRICT);
+
+    /** What happens to a prompt with abnormal structure. */
+    public enum Policy {
+        /** Answered by the SAFE graph, with fidelity SAFE_MODE and the diagnostics. */
+        DEGRADE,
+        /** Rejected with its diagnostics. */
+        STRICT;
+
+        /** The setting's text: {@code degrade} or {@code strict}. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * The policy a setting names, in any case.
+         *
+         * @throws IllegalArgumentException naming the policies when it names none
+         */
+        public static Policy parse(String value, String what) {
+            for (Policy p : values()) {
+                if (p.name().equalsIgnoreCase(value == null ? "" : value.strip())) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException(what + " is '" + value + "'; use strict or degrade");
+        }
+    }
 
     public SafeModePolicy {
-        check(defaultPolicy, "the default safe-mode policy");
-        tenantPolicies.forEach(
-                (tenant, policy) ->
-                        check(policy, "the safe-mode policy of tenant '" + tenant + "'"));
+        java.util.Objects.requireNonNull(defaultPolicy, "defaultPolicy");
         tenantPolicies = Map.copyOf(tenantPolicies);
     }
 
-    public boolean degrades(String tenant) {
-        return tenantPolicies.getOrDefault(tenant, defaultPolicy).equals(DEGRADE);
+    /** The policies of settings: a default, and tenant id → policy as text. */
+    public static SafeModePolicy of(Policy defaultPolicy, Map<String, String> tenantPolicies) {
+        Map<String, Policy> parsed = new LinkedHashMap<>();
+        tenantPolicies.forEach(
+                (tenant, policy) ->
+                        parsed.put(
+                                tenant,
+                                Policy.parse(
+                                        policy,
+                                        "the safe-mode policy of tenant '" + tenant + "'")));
+        return new SafeModePolicy(defaultPolicy, parsed);
     }
 
-    private static void check(String policy, String what) {
-        if (!POLICIES.contains(policy)) {
-            throw new IllegalArgumentException(
-                    what + " is '" + policy + "'; use strict or degrade");
-        }
+    public boolean degrades(String tenant) {
+        return tenantPolicies.getOrDefault(tenant, defaultPolicy) == Policy.DEGRADE;
     }
 }

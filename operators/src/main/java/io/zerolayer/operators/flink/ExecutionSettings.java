@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.gpu.ArenaExtendStrategy;
+import io.zerolayer.operators.execution.ComplianceMode;
 import java.io.Serializable;
 import java.util.Map;
 
@@ -21,8 +23,7 @@ import java.util.Map;
  *     this (0 to 1)
  * @param injectedFreeRatio fault injection: the free memory share pruning sees (negative: off, the
  *     real one)
- * @param complianceMode {@code standard} or {@code strict}, for tenants not in {@code
- *     tenantCompliance}
+ * @param complianceMode the mode of tenants not in {@code tenantCompliance}
  * @param tenantCompliance compliance mode per tenant id
  * @param gpu how slots map to CUDA devices and the CUDA provider's options
  */
@@ -34,8 +35,8 @@ public record ExecutionSettings(
         boolean failFallback,
         double pruneBelowFreeRatio,
         double injectedFreeRatio,
-        String complianceMode,
-        Map<String, String> tenantCompliance,
+        ComplianceMode complianceMode,
+        Map<String, ComplianceMode> tenantCompliance,
         Gpu gpu)
         implements Serializable {
 
@@ -43,12 +44,15 @@ public record ExecutionSettings(
      * @param deviceIds CUDA devices the slots of a TaskManager use, slot i taking {@code
      *     deviceIds[i % n]}; empty: every device detected
      * @param memoryLimitBytes the CUDA provider's arena limit per session; 0: none
-     * @param arenaStrategy kNextPowerOfTwo or kSameAsRequested
+     * @param arenaStrategy how the CUDA provider's arena grows
      */
     public record Gpu(
-            java.util.List<Integer> deviceIds, long memoryLimitBytes, String arenaStrategy)
+            java.util.List<Integer> deviceIds,
+            long memoryLimitBytes,
+            ArenaExtendStrategy arenaStrategy)
             implements Serializable {
-        public static final Gpu DEFAULTS = new Gpu(java.util.List.of(), 0, "kNextPowerOfTwo");
+        public static final Gpu DEFAULTS =
+                new Gpu(java.util.List.of(), 0, ArenaExtendStrategy.NEXT_POWER_OF_TWO);
 
         public Gpu {
             deviceIds = java.util.List.copyOf(deviceIds);
@@ -63,12 +67,9 @@ public record ExecutionSettings(
         }
     }
 
-    public static final String STANDARD = "standard";
-    public static final String STRICT = "strict";
-
     /**
-     * The plan's batch sizes, 5 ms of queueing at most, no time limit, no faults, pruning under 15%
-     * free memory, standard compliance.
+     * The plan's batch sizes, 100 ms of queueing at most, no time limit, no faults, pruning under
+     * 15% free memory, standard compliance.
      */
     public static final ExecutionSettings DEFAULTS = new ExecutionSettings(0, 100, 0, 0, false);
 
@@ -93,10 +94,7 @@ public record ExecutionSettings(
                             + pruneBelowFreeRatio);
         }
         tenantCompliance = Map.copyOf(tenantCompliance);
-        for (String mode : tenantCompliance.values()) {
-            checkMode(mode);
-        }
-        checkMode(complianceMode);
+        java.util.Objects.requireNonNull(complianceMode, "complianceMode");
     }
 
     /** Batching, time limit and faults; pruning, compliance and memory at their defaults. */
@@ -114,23 +112,16 @@ public record ExecutionSettings(
                 failFallback,
                 0.15,
                 -1,
-                STANDARD,
+                ComplianceMode.STANDARD,
                 Map.of(),
                 Gpu.DEFAULTS);
     }
 
-    private static void checkMode(String mode) {
-        if (!STANDARD.equals(mode) && !STRICT.equals(mode)) {
-            throw new IllegalArgumentException(
-                    "Compliance mode must be standard or strict, got '" + mode + "'");
-        }
-    }
-
     /** The compliance mode of a request: its {@code compliance} attribute, else its tenant's. */
-    public String complianceOf(String tenantId, Map<String, String> attributes) {
+    public ComplianceMode complianceOf(String tenantId, Map<String, String> attributes) {
         String requested = attributes == null ? null : attributes.get("compliance");
         if (requested != null) {
-            return requested.equalsIgnoreCase(STRICT) ? STRICT : STANDARD;
+            return ComplianceMode.ofAttribute(requested);
         }
         return tenantCompliance.getOrDefault(tenantId, complianceMode);
     }
@@ -163,7 +154,8 @@ public record ExecutionSettings(
                 gpu);
     }
 
-    public ExecutionSettings withCompliance(String mode, Map<String, String> tenants) {
+    public ExecutionSettings withCompliance(
+            ComplianceMode mode, Map<String, ComplianceMode> tenants) {
         return new ExecutionSettings(
                 batchSize,
                 maxQueueDelayMillis,

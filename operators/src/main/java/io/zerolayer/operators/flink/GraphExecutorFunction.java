@@ -5,6 +5,7 @@ import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
@@ -738,8 +739,8 @@ public class GraphExecutorFunction
     }
 
     private boolean strict(RoutedRequest in) {
-        return ExecutionSettings.STRICT.equals(
-                execution.complianceOf(in.request.getTenantId(), in.request.getAttributes()));
+        return execution.complianceOf(in.request.getTenantId(), in.request.getAttributes())
+                == ComplianceMode.STRICT;
     }
 
     /** Compliance nodes this request turns on by its attributes. */

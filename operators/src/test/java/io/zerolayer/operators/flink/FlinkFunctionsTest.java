@@ -29,8 +29,9 @@ class FlinkFunctionsTest {
     static final String CONTRACTS =
             io.zerolayer.operators.contracts.TaskContracts.builtIn().source();
     static final io.zerolayer.operators.contracts.SafeModePolicy DEGRADE =
-            new io.zerolayer.operators.contracts.SafeModePolicy(
-                    "degrade", Map.of("strict-tenant", "strict"));
+            io.zerolayer.operators.contracts.SafeModePolicy.of(
+                    io.zerolayer.operators.contracts.SafeModePolicy.Policy.DEGRADE,
+                    Map.of("strict-tenant", "strict"));
 
     /** Replies to "responses" or any "replies.*" topic; "requests" and "costs" are the job's. */
     static final RequestAdmission ADMISSION =

@@ -320,7 +320,11 @@ class MicroBatchingTest {
                         + " ann@example.com or call 030 1234567. I want a refund.</ticket>";
         ExecutionSettings settings =
                 new ExecutionSettings(4, 60_000, 0, 0, false)
-                        .withCompliance("standard", java.util.Map.of("bank", "strict"));
+                        .withCompliance(
+                                io.zerolayer.operators.execution.ComplianceMode.STANDARD,
+                                java.util.Map.of(
+                                        "bank",
+                                        io.zerolayer.operators.execution.ComplianceMode.STRICT));
         List<String> outputs = new ArrayList<>();
         for (int companions : new int[] {0, 2}) {
             List<RoutedRequest> others = tickets(companions + 1).subList(0, companions);

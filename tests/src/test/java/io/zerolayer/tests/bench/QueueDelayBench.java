@@ -101,7 +101,7 @@ public final class QueueDelayBench {
                                 new io.zerolayer.operators.flink.RequestAdmission(
                                         new io.zerolayer.operators.flink.ReplyTopics(
                                                 "responses", List.of(), List.of())),
-                                new SafeModePolicy("degrade", Map.of()),
+                                new SafeModePolicy(SafeModePolicy.Policy.DEGRADE, Map.of()),
                                 new HotGraphSharder(1, 128, 1_000_000, 1e12)),
                         ControlCommand.STATE)) {
             for (int i = 0; i < count; i++) {

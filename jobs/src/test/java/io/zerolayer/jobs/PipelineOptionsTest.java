@@ -1,0 +1,59 @@
+package io.zerolayer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.gpu.ArenaExtendStrategy;
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.execution.ComplianceMode;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.junit.jupiter.api.Test;
+
+/** Modes are typed options: written as the docs and config.yaml write them, checked on read. */
+class PipelineOptionsTest {
+    @Test
+    void modesReadAsTheyAreWrittenInAnyCase() {
+        Configuration conf =
+                Configuration.fromMap(
+                        Map.of(
+                                "zerolayer.compliance.mode", "Strict",
+                                "zerolayer.compliance.tenant-modes", "bank:strict,shop:STANDARD",
+                                "zerolayer.safe-mode.policy", "strict",
+                                "zerolayer.gpu.arena-extend-strategy", "kSameAsRequested"));
+        assertThat(conf.get(PipelineOptions.COMPLIANCE_MODE)).isEqualTo(ComplianceMode.STRICT);
+        assertThat(conf.get(PipelineOptions.SAFE_MODE_POLICY))
+                .isEqualTo(SafeModePolicy.Policy.STRICT);
+        var settings = PipelineOptions.execution(conf);
+        assertThat(settings.gpu().arenaStrategy()).isEqualTo(ArenaExtendStrategy.SAME_AS_REQUESTED);
+        assertThat(settings.tenantCompliance())
+                .containsEntry("bank", ComplianceMode.STRICT)
+                .containsEntry("shop", ComplianceMode.STANDARD);
+    }
+
+    @Test
+    void theShippedConfigurationReadsWithItsDefaults() {
+        Configuration conf =
+                GlobalConfiguration.loadConfiguration(
+                        Path.of("..", "flink-conf").toAbsolutePath().toString());
+        assertThat(conf.get(PipelineOptions.COMPLIANCE_MODE)).isEqualTo(ComplianceMode.STANDARD);
+        assertThat(conf.get(PipelineOptions.GPU_ARENA_STRATEGY))
+                .isEqualTo(ArenaExtendStrategy.NEXT_POWER_OF_TWO);
+        assertThat(PipelineOptions.execution(conf).failMainEveryNthBatch()).isZero();
+    }
+
+    @Test
+    void aModeThatIsNoneSaysWhichThereAre() {
+        Configuration mode = Configuration.fromMap(Map.of("zerolayer.compliance.mode", "lenient"));
+        assertThatThrownBy(() -> mode.get(PipelineOptions.COMPLIANCE_MODE))
+                .hasMessageContaining("zerolayer.compliance.mode")
+                .hasStackTraceContaining("[standard, strict]");
+        Configuration tenant =
+                Configuration.fromMap(Map.of("zerolayer.compliance.tenant-modes", "bank:lenient"));
+        assertThatThrownBy(() -> PipelineOptions.execution(tenant))
+                .hasMessageContaining("zerolayer.compliance.tenant-modes, tenant 'bank'")
+                .hasMessageContaining("standard or strict");
+    }
+}
