@@ -22,26 +22,15 @@ import java.util.Map;
  * activation bytes from the shapes, and its time from a roofline: max(FLOPs / (peak × product
  * efficiency) + other operators per token, bytes / bandwidth) plus the profile's launch overhead a
  * run; on a GPU the inputs and outputs also cross PCIe. FLOPs, tokens and runs are those of the
- * runs the executor would cut ({@link #runs}). The host nodes (tokenize, chunk, pool, decode) run
- * on the CPU whatever the device and are estimated from the profile's per-token host rates.
- * Calibrated profiles ({@code zerolayer calibrate}) carry measured efficiency, overhead and host
- * rates; datasheet profiles carry peaks and defaults.
+ * runs the executor would cut ({@link StructureWorkload#runs}). The host nodes (tokenize, chunk,
+ * pool, decode) run on the CPU whatever the device and are estimated from the profile's per-token
+ * host rates. Calibrated profiles ({@code zerolayer calibrate}) carry measured efficiency, overhead
+ * and host rates; datasheet profiles carry peaks and defaults.
  *
  * <p>Every input here is a structural fact or a profile figure, so a plan stays a function of its
  * graph id.
  */
 public final class CostEstimator {
-    static final double CHARS_PER_TOKEN = 4.0;
-
-    /** Average sentence in tokens, for sentence-chunked graphs. */
-    static final int SENTENCE_TOKENS = 25;
-
-    /** Characters per label or field name in a {@code <labels>}/{@code <fields>} list. */
-    static final double CHARS_PER_QUERY = 16;
-
-    /** Tokens of a question, label or field sequence. */
-    static final int QUERY_TOKENS = (int) Math.round(CHARS_PER_QUERY / CHARS_PER_TOKEN);
-
     /**
      * Longest time one micro-batch may take. A batch holds its slot, and the checkpoint barrier
      * behind it, while it runs; replies are committed with checkpoints (every second by default),
@@ -99,123 +88,6 @@ public final class CostEstimator {
 
     public HardwareProfile profile() {
         return profile;
-    }
-
-    /**
-     * What one request of a structure brings to its graph.
-     *
-     * @param scopeTokens document tokens per scope
-     * @param textRuns text runs of the document (each is tokenized by itself)
-     * @param querySequences question, label or field sequences encoded with the document
-     * @param strategy chunking: sentences or windows
-     */
-    public record Workload(
-            Map<String, Double> scopeTokens, int textRuns, int querySequences, String strategy) {
-        public Workload {
-            scopeTokens = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(scopeTokens));
-        }
-
-        public double documentTokens() {
-            return scopeTokens.values().stream().mapToDouble(Double::doubleValue).sum();
-        }
-
-        /** Sequences the encoder runs for one request: chunks plus queries. */
-        int sequences() {
-            return contentLengths(1).length;
-        }
-
-        /**
-         * The content lengths (tokens, without [CLS]/[SEP]) of the encoder sequences of {@code
-         * requests} requests, ascending. Sentences average {@value #SENTENCE_TOKENS} tokens, spread
-         * evenly up to about twice that over all the requests' sentences (requests of one structure
-         * bring sentences of the same spread, not of the same lengths); windows are {@link
-         * GraphCompiler#WINDOW_TOKENS} long but for each scope's last, which holds the rest;
-         * queries are {@link #QUERY_TOKENS} long.
-         */
-        int[] contentLengths(int requests) {
-            int sentences =
-                    strategy.equals("sentences")
-                            ? (int) Math.max(1, Math.ceil(documentTokens() / SENTENCE_TOKENS))
-                                    * requests
-                            : 0;
-            int[] windows = strategy.equals("sentences") ? new int[0] : windowLengths();
-            int[] lengths = new int[sentences + (windows.length + querySequences) * requests];
-            int at = 0;
-            for (int i = 0; i < sentences; i++) {
-                lengths[at++] =
-                        (int) Math.max(1, Math.round(SENTENCE_TOKENS * (2.0 * i + 1) / sentences));
-            }
-            for (int r = 0; r < requests; r++) {
-                System.arraycopy(windows, 0, lengths, at, windows.length);
-                at += windows.length;
-            }
-            java.util.Arrays.fill(lengths, at, lengths.length, QUERY_TOKENS);
-            java.util.Arrays.sort(lengths);
-            return lengths;
-        }
-
-        /** One request's window lengths: full windows, then each scope's last holding the rest. */
-        private int[] windowLengths() {
-            List<Integer> lengths = new java.util.ArrayList<>();
-            for (double scope : scopeTokens.values()) {
-                int tokens = (int) Math.max(1, Math.round(scope));
-                int windows =
-                        1
-                                + (int)
-                                        Math.ceil(
-                                                Math.max(0, tokens - GraphCompiler.WINDOW_TOKENS)
-                                                        / (double) GraphCompiler.WINDOW_STRIDE);
-                for (int i = 0; i < windows - 1; i++) {
-                    lengths.add(GraphCompiler.WINDOW_TOKENS);
-                }
-                lengths.add(
-                        Math.min(
-                                GraphCompiler.WINDOW_TOKENS,
-                                tokens - (windows - 1) * GraphCompiler.WINDOW_STRIDE));
-            }
-            return lengths.stream().mapToInt(Integer::intValue).toArray();
-        }
-    }
-
-    /**
-     * The encoder runs of {@code requests} requests of workload {@code w} batched together, cut as
-     * the executor cuts them ({@link EncoderRuns#cut(int[])}). The more sequences a batch sorts,
-     * the narrower the length range each run covers and the less it pads, and the more sequences
-     * share each run's fixed cost.
-     *
-     * <p>For a triage ticket (fp32, this 2-core EPYC's datasheet profile {@code cpu-amd-zen4}) a
-     * request alone is estimated at 1.36× its share of a batch of 32, in batches of 2, 4, 8 and 16
-     * at 1.21, 1.14, 1.08 and 1.03×; measured (one ONNX thread, the executor's cut): 1.47, 1.35,
-     * 1.16, 1.13 and 1.05×. The model this replaced, one run's padding shrinking with runs of 64,
-     * said 1.64, 1.61, 1.59, 1.58 and 1.21× (on {@code cpu-avx512-vnni}, the profile this machine
-     * had then).
-     */
-    static List<Run> runs(Workload w, int requests) {
-        int[] all = w.contentLengths(requests);
-        List<Run> runs = new java.util.ArrayList<>();
-        int from = 0;
-        for (int end : EncoderRuns.cut(all)) {
-            runs.add(new Run(end - from, all[end - 1] + 2));
-            from = end;
-        }
-        return runs;
-    }
-
-    /** One encoder run of an estimate: its sequences, padded to its longest (with [CLS]/[SEP]). */
-    record Run(int sequences, int paddedLength) {
-        long paddedTokens() {
-            return (long) sequences * paddedLength;
-        }
-    }
-
-    /** Characters a text run of size bucket {@code b} has, taken at the bucket's middle. */
-    static double representativeChars(int bucket) {
-        return bucket == 0 ? 64 : 128 * Math.pow(2, bucket - 1) * 1.5;
-    }
-
-    /** Labels or fields in a list whose text is in size bucket {@code b}. */
-    static int representativeQueries(int bucket) {
-        return (int) Math.max(1, Math.round(representativeChars(bucket) / CHARS_PER_QUERY));
     }
 
     /** A choice the compiler made, and why; recorded in the graph descriptor. */
@@ -285,19 +157,19 @@ public final class CostEstimator {
     static final int SIMULATED_SEQUENCES = 4096;
 
     /** Estimate of the encode node over {@code requests} requests of workload {@code w}. */
-    public EncodeEstimate encode(EncoderModel model, Workload w, int requests) {
+    public EncodeEstimate encode(EncoderModel model, StructureWorkload w, int requests) {
         OnnxCostModel graph = OnnxCostModel.of(model);
         int perRequest = w.sequences();
         // a batch beyond SIMULATED_SEQUENCES: cut as many of its requests as fit, and scale up
         int simulated =
                 Math.max(1, Math.min(requests, SIMULATED_SEQUENCES / Math.max(1, perRequest)));
         double scale = (double) requests / simulated;
-        List<Run> cut = runs(w, simulated);
+        List<StructureWorkload.Run> cut = StructureWorkload.runs(w, simulated);
         double runs = cut.size() * scale;
         int sequences = perRequest * requests;
         double paddedTokens = 0;
         double forwardFlops = 0;
-        for (Run run : cut) {
+        for (StructureWorkload.Run run : cut) {
             paddedTokens += run.paddedTokens() * scale;
             forwardFlops += graph.forwardFlops(run.sequences(), run.paddedLength()) * scale;
         }
@@ -352,7 +224,7 @@ public final class CostEstimator {
      * The encoder precision: fp32 where the decoder needs its fidelity or the device cannot run the
      * int8 model well, else int8 when it saves at least {@code minSavingMicros} a request.
      */
-    public Choice precision(String decoder, Workload w, long minSavingMicros) {
+    public Choice precision(String decoder, StructureWorkload w, long minSavingMicros) {
         if (decoder.equals("embed") || decoder.equals("answer")) {
             return new Choice(
                     "fp32",
@@ -402,7 +274,7 @@ public final class CostEstimator {
      * device memory. Under light load a batch runs with what arrived within the queue delay, so the
      * size only matters when requests queue.
      */
-    public Choice batchSize(EncoderModel model, Workload w) {
+    public Choice batchSize(EncoderModel model, StructureWorkload w) {
         EncodeEstimate one = encode(model, w, 1);
         double alone = one.micros();
         double best = encode(model, w, MAX_BATCH).micros() / MAX_BATCH;
@@ -475,7 +347,7 @@ public final class CostEstimator {
      * batches of one or two when requests trickle in between runs, and those cost nearly twice as
      * much each. The executor caps it with {@code zerolayer.batch.max-queue-delay}.
      */
-    public Choice queueDelay(EncoderModel model, Workload w) {
+    public Choice queueDelay(EncoderModel model, StructureWorkload w) {
         double alone = encode(model, w, 1).micros();
         long millis = Math.max(1, Math.round(alone / 1e3));
         return new Choice(
@@ -509,7 +381,7 @@ public final class CostEstimator {
      * CUDA and that plus its copies beats the CPU's loops, which need only O(n·d): each sentence
      * against the sum of all ({@code ExtractiveSummary.centralities}).
      */
-    public Choice similarity(Workload w) {
+    public Choice similarity(StructureWorkload w) {
         int n = Math.max(1, w.sequences() - w.querySequences());
         double flops = DocumentTask.centralityFlops(n);
         double cpu = flops / CPU_DOT_FLOPS * 1e6;

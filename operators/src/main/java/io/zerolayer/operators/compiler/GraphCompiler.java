@@ -106,7 +106,7 @@ public final class GraphCompiler {
      * What one request of the prompt's structure brings to its graph, from structure alone: the
      * features the encoder precision, batch size and cost estimates are chosen from.
      */
-    public static CostEstimator.Workload workload(ClassifiedPrompt prompt) {
+    public static StructureWorkload workload(ClassifiedPrompt prompt) {
         DocumentContent content = DocumentContent.of(prompt.parsed());
         Map<String, Double> scopeTokens = new LinkedHashMap<>();
         content.scopes()
@@ -117,12 +117,14 @@ public final class GraphCompiler {
                                         runs.stream()
                                                 .mapToDouble(
                                                         run ->
-                                                                CostEstimator.representativeChars(
-                                                                                run.sizeBucket())
-                                                                        / CostEstimator
+                                                                StructureWorkload
+                                                                                .representativeChars(
+                                                                                        run
+                                                                                                .sizeBucket())
+                                                                        / StructureWorkload
                                                                                 .CHARS_PER_TOKEN)
                                                 .sum()));
-        return new CostEstimator.Workload(
+        return new StructureWorkload(
                 scopeTokens,
                 content.scopes().values().stream().mapToInt(List::size).sum(),
                 querySequences(prompt),
@@ -138,7 +140,7 @@ public final class GraphCompiler {
                 queries +=
                         tag.equals("question")
                                 ? 1
-                                : CostEstimator.representativeQueries(
+                                : StructureWorkload.representativeQueries(
                                         StructureSignature.sizeBucket(
                                                 node.text().strip().length()));
             }
@@ -170,8 +172,8 @@ public final class GraphCompiler {
                 "summarize",
                 "text",
                 Fidelity.SAFE_MODE,
-                new CostEstimator.Workload(
-                        Map.of("body", maxChars / CostEstimator.CHARS_PER_TOKEN),
+                new StructureWorkload(
+                        Map.of("body", maxChars / StructureWorkload.CHARS_PER_TOKEN),
                         1,
                         0,
                         strategyOf("summarize")),
@@ -188,7 +190,7 @@ public final class GraphCompiler {
             String decoder,
             String outputFormat,
             Fidelity fidelity,
-            CostEstimator.Workload workload,
+            StructureWorkload workload,
             CostEstimator.Choice forcedPrecision) {
         CostEstimator.Choice device = estimator.device();
         CostEstimator.Choice precision =
@@ -310,7 +312,7 @@ public final class GraphCompiler {
      * The fallback path of a graph: its nodes with the encoder swapped for int8 on the CPU — the
      * cheapest session, present in every slot — and optional nodes dropped.
      */
-    private List<PlanNode> fallbackOf(List<PlanNode> nodes, CostEstimator.Workload workload) {
+    private List<PlanNode> fallbackOf(List<PlanNode> nodes, StructureWorkload workload) {
         List<PlanNode> fallback = new ArrayList<>();
         Map<String, List<String>> dropped = new java.util.HashMap<>();
         for (PlanNode node : nodes) {

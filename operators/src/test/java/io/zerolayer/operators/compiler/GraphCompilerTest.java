@@ -160,7 +160,7 @@ class GraphCompilerTest {
     }
 
     /** A triage-like ticket: three labels (a 64-char bucket: 4 label sequences) and six lines. */
-    private CostEstimator.Workload ticketWorkload() {
+    private StructureWorkload ticketWorkload() {
         return GraphCompiler.workload(classifier.classify(TICKET));
     }
 
@@ -184,7 +184,7 @@ class GraphCompilerTest {
         assertThat(flops)
                 .isBetween(
                         EncoderModel.forwardFlops(62, 25 + 2), EncoderModel.forwardFlops(62, 52));
-        int runs = CostEstimator.runs(GraphCompiler.workload(longDoc), 1).size();
+        int runs = StructureWorkload.runs(GraphCompiler.workload(longDoc), 1).size();
         assertThat(runs).isGreaterThan(1);
         // 1.5 s of fp32 against 0.8 s of int8 on cpu-avx2: int8, and the reason says by how much
         assertThat(encode.params().get("precision")).isEqualTo("int8");
@@ -347,7 +347,7 @@ class GraphCompilerTest {
             int batch = Integer.parseInt(encode.params().get("batch-size"));
             assertThat(batch).isBetween(1, CostEstimator.MAX_BATCH);
             assertThat(Integer.bitCount(batch)).isEqualTo(1);
-            CostEstimator.Workload w = GraphCompiler.workload(c);
+            StructureWorkload w = GraphCompiler.workload(c);
             EncoderModel model = EncoderModel.byId(encode.model());
             double best =
                     cpu.encode(model, w, CostEstimator.MAX_BATCH).micros()
@@ -378,7 +378,7 @@ class GraphCompilerTest {
     @Test
     void sortedBatchesOfManySentencesPadLessThanOneRun() {
         CostEstimator cpu = estimator("cpu-avx2", false);
-        CostEstimator.Workload ticket = ticketWorkload();
+        StructureWorkload ticket = ticketWorkload();
         EncoderModel fp32 = EncoderModel.byId("minilm-l6-v2-fp32");
         double alone = cpu.encode(fp32, ticket, 1).micros();
         double inSixtyFour = cpu.encode(fp32, ticket, 64).micros() / 64;
@@ -392,7 +392,7 @@ class GraphCompilerTest {
 
     @Test
     void theEstimateCutsRunsAsTheExecutorDoes() {
-        CostEstimator.Workload ticket = ticketWorkload();
+        StructureWorkload ticket = ticketWorkload();
         int[] lengths = ticket.contentLengths(1);
         assertThat(lengths).isSorted();
         // 64 chars of labels are taken as 4 labels of 4 tokens; the ticket's sentences average 25
@@ -401,16 +401,16 @@ class GraphCompilerTest {
         double mean = java.util.Arrays.stream(lengths, 4, lengths.length).average().orElseThrow();
         assertThat(mean).isCloseTo(25, org.assertj.core.data.Offset.offset(1.0));
         for (int requests : new int[] {1, 8, 64}) {
-            java.util.List<CostEstimator.Run> runs = CostEstimator.runs(ticket, requests);
+            java.util.List<StructureWorkload.Run> runs = StructureWorkload.runs(ticket, requests);
             // every sequence once, at most 64 a run
-            assertThat(runs.stream().mapToInt(CostEstimator.Run::sequences).sum())
+            assertThat(runs.stream().mapToInt(StructureWorkload.Run::sequences).sum())
                     .isEqualTo(lengths.length * requests);
-            assertThat(runs.stream().mapToInt(CostEstimator.Run::sequences))
+            assertThat(runs.stream().mapToInt(StructureWorkload.Run::sequences))
                     .allMatch(n -> n >= 1 && n <= 64);
             // the labels ride in runs of their own, not padded to a sentence
             assertThat(runs.get(0).paddedLength()).isEqualTo(4 + 2);
             // and the estimate's padded length is what those runs pad to
-            long padded = runs.stream().mapToLong(CostEstimator.Run::paddedTokens).sum();
+            long padded = runs.stream().mapToLong(StructureWorkload.Run::paddedTokens).sum();
             assertThat(
                             estimator("cpu-avx2", false)
                                     .encode(
@@ -426,7 +426,7 @@ class GraphCompilerTest {
     @Test
     void aBatchBeyondTheSimulatedSequencesIsEstimatedFromItsRequestsScaledUp() {
         CostEstimator cpu = estimator("cpu-avx2", false);
-        CostEstimator.Workload ticket = ticketWorkload();
+        StructureWorkload ticket = ticketWorkload();
         EncoderModel fp32 = EncoderModel.byId("minilm-l6-v2-fp32");
         int exact = CostEstimator.SIMULATED_SEQUENCES / ticket.sequences();
         CostEstimator.EncodeEstimate cut = cpu.encode(fp32, ticket, exact);
