@@ -68,4 +68,21 @@ public final class Attribution {
         }
         return shares;
     }
+
+    /** Each money component split by {@link #largestRemainder}. */
+    static io.zerolayer.operators.costs.PriceSheet.Money[] splitMoney(
+            io.zerolayer.operators.costs.PriceSheet.Money total, long[] weights) {
+        long[] compute = Attribution.largestRemainder(total.compute(), weights);
+        long[] memory = Attribution.largestRemainder(total.memory(), weights);
+        long[] pcie = Attribution.largestRemainder(total.pcie(), weights);
+        long[] time = Attribution.largestRemainder(total.deviceTime(), weights);
+        io.zerolayer.operators.costs.PriceSheet.Money[] out =
+                new io.zerolayer.operators.costs.PriceSheet.Money[weights.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] =
+                    new io.zerolayer.operators.costs.PriceSheet.Money(
+                            compute[i], memory[i], pcie[i], time[i]);
+        }
+        return out;
+    }
 }

@@ -3,15 +3,12 @@ package io.zerolayer.operators.execution;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
-import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.compiler.EncoderRuns;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.PlanNode;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
-import io.zerolayer.operators.structure.DocumentContent.TextRun;
-import io.zerolayer.operators.tasks.Chunk;
 import io.zerolayer.operators.tasks.DocumentTask;
 import io.zerolayer.operators.tasks.TaskInput;
 import io.zerolayer.operators.tasks.TaskResult;
@@ -73,14 +70,7 @@ public final class CompiledGraph {
                         ? encoders.similarity()
                         : null;
         this.gram = cublas == null ? null : cublas::gram;
-        boolean afterDecode = false;
-        for (PlanNode node : plan.nodes()) {
-            if (afterDecode) {
-                postNodes.add(node);
-                postImpls.add(io.zerolayer.operators.tasks.PostDecodeNode.forKind(node.kind()));
-            }
-            afterDecode |= node == decodeNode;
-        }
+        this.postNodes = new PostDecodeChain(plan, decodeNode);
         this.fallback =
                 plan.fallbackNodes().isEmpty()
                         ? null
@@ -99,8 +89,8 @@ public final class CompiledGraph {
     /** The similarity products on cuBLAS where the plan chose so and the slot can; else null. */
     private final java.util.function.UnaryOperator<float[][]> gram;
 
-    private final List<PlanNode> postNodes = new ArrayList<>();
-    private final List<io.zerolayer.operators.tasks.PostDecodeNode> postImpls = new ArrayList<>();
+    /** The nodes after decode: evidence, redact, audit. */
+    private final PostDecodeChain postNodes;
 
     /**
      * How a request runs: whether optional nodes are pruned (memory pressure) and which compliance
@@ -196,29 +186,9 @@ public final class CompiledGraph {
      * @throws IllegalArgumentException as {@link #execute(ParsedPrompt)} would
      */
     public List<long[]> encoderSequences(BatchInput input) {
-        return List.copyOf(prepare(0, input).sequences);
-    }
-
-    /** A request's tokenized, chunked content on its way to the encoder. */
-    private static final class Prepared {
-        final int index;
-        final BatchInput input;
-        final List<NodeRun> runs = new ArrayList<>();
-        final List<Chunk> chunks = new ArrayList<>();
-        final List<String> queries;
-        final List<long[]> sequences = new ArrayList<>();
-        float[][] vectors;
-        long encodeTokens;
-        long encodeFlops;
-        long encodeInBytes;
-        long encodeOutBytes;
-        long poolTokens;
-
-        Prepared(int index, BatchInput input, List<String> queries) {
-            this.index = index;
-            this.input = input;
-            this.queries = queries;
-        }
+        return List.copyOf(
+                PreparedRequest.prepare(0, input, chunkers, encoder, task, plan.graphId())
+                        .sequences);
     }
 
     /**
@@ -243,10 +213,12 @@ public final class CompiledGraph {
      */
     public List<BatchOutcome> executeBatch(List<BatchInput> inputs, long deadlineNanos) {
         BatchOutcome[] outcomes = new BatchOutcome[inputs.size()];
-        List<Prepared> prepared = new ArrayList<>();
+        List<PreparedRequest> prepared = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             try {
-                prepared.add(prepare(i, inputs.get(i)));
+                prepared.add(
+                        PreparedRequest.prepare(
+                                i, inputs.get(i), chunkers, encoder, task, plan.graphId()));
             } catch (RuntimeException e) {
                 // whatever one request's content does to tokenizing or chunking, it fails alone
                 outcomes[i] = new BatchOutcome(null, e);
@@ -254,7 +226,7 @@ public final class CompiledGraph {
         }
         if (!prepared.isEmpty()) {
             encodeAndPool(prepared, deadlineNanos);
-            for (Prepared p : prepared) {
+            for (PreparedRequest p : prepared) {
                 try {
                     outcomes[p.index] = new BatchOutcome(decode(p), null);
                 } catch (RuntimeException e) {
@@ -265,87 +237,14 @@ public final class CompiledGraph {
         return List.of(outcomes);
     }
 
-    /** tokenize and chunk/&lt;scope&gt; for one request. */
-    private Prepared prepare(int index, BatchInput input) {
-        DocumentContent content = input.content();
-        if (!content.scopes().keySet().equals(chunkers.keySet())) {
-            throw new IllegalArgumentException(
-                    "Prompt scopes "
-                            + content.scopes().keySet()
-                            + " do not match graph "
-                            + plan.graphId()
-                            + " compiled for "
-                            + chunkers.keySet());
-        }
-        Prepared p = new Prepared(index, input, task.queryTexts(content));
-
-        // tokenize: every document run and every query, no truncation
-        Timer timer = new Timer();
-        Map<TextRun, TokenizedText> tokenized = new LinkedHashMap<>();
-        long documentTokens = 0;
-        for (List<TextRun> scopeRuns : content.scopes().values()) {
-            for (TextRun run : scopeRuns) {
-                TokenizedText t = encoder.tokenizeText(run.text());
-                tokenized.put(run, t);
-                documentTokens += t.size();
-            }
-        }
-        List<long[]> queryIds = new ArrayList<>();
-        for (String q : p.queries) {
-            long[] ids = encoder.tokenizeText(q).ids();
-            queryIds.add(ids);
-            documentTokens += ids.length;
-        }
-        p.runs.add(
-                timer.run(
-                        "tokenize",
-                        "tokenize",
-                        null,
-                        tokenized.size() + p.queries.size(),
-                        documentTokens,
-                        null,
-                        null));
-
-        // chunk/<scope>
-        for (Map.Entry<String, List<TextRun>> scope : content.scopes().entrySet()) {
-            timer.restart();
-            int before = p.chunks.size();
-            long tokens = 0;
-            for (TextRun run : scope.getValue()) {
-                for (Chunk c :
-                        chunkers.get(scope.getKey())
-                                .chunk(scope.getKey(), input.source(), run, tokenized.get(run))) {
-                    p.chunks.add(c);
-                    tokens += c.tokenIds().length;
-                }
-            }
-            p.runs.add(
-                    timer.run(
-                            "chunk/" + scope.getKey(),
-                            "chunk",
-                            null,
-                            p.chunks.size() - before,
-                            tokens,
-                            null,
-                            null));
-        }
-        if (p.chunks.isEmpty()) {
-            throw new IllegalArgumentException("The document has no text to analyse");
-        }
-        p.chunks.forEach(c -> p.sequences.add(c.tokenIds()));
-        p.sequences.addAll(queryIds);
-        p.vectors = new float[p.sequences.size()][];
-        return p;
-    }
-
     /**
      * encode and pool over the whole batch, shortest sequences first, in the runs {@link
      * EncoderRuns} cuts.
      */
-    private void encodeAndPool(List<Prepared> prepared, long deadlineNanos) {
-        record Ref(Prepared owner, int position, int length) {}
+    private void encodeAndPool(List<PreparedRequest> prepared, long deadlineNanos) {
+        record Ref(PreparedRequest owner, int position, int length) {}
         List<Ref> refs = new ArrayList<>();
-        for (Prepared p : prepared) {
+        for (PreparedRequest p : prepared) {
             for (int j = 0; j < p.sequences.size(); j++) {
                 refs.add(new Ref(p, j, p.sequences.get(j).length));
             }
@@ -400,7 +299,7 @@ public final class CompiledGraph {
         long encodeOut = prepared.stream().mapToLong(p -> p.encodeOutBytes).sum();
         long poolFlopsTotal = 0;
         long poolBytesTotal = encodeOut; // pool reads the hidden states …
-        for (Prepared p : prepared) {
+        for (PreparedRequest p : prepared) {
             poolFlopsTotal +=
                     p.poolTokens * EncoderModel.HIDDEN_SIZE
                             + 4L * p.sequences.size() * EncoderModel.HIDDEN_SIZE;
@@ -409,7 +308,7 @@ public final class CompiledGraph {
         }
         // the batch is billed once, then its bill split by tokens so the shares add up exactly
         PriceSheet.Money[] encodeBills =
-                split(
+                Attribution.splitMoney(
                         prices.bill(
                                 priceProfile,
                                 encoder.model().precision(),
@@ -419,7 +318,7 @@ public final class CompiledGraph {
                                 encodeNanos),
                         weights);
         PriceSheet.Money[] poolBills =
-                split(
+                Attribution.splitMoney(
                         prices.bill(
                                 priceProfile,
                                 "fp32",
@@ -429,7 +328,7 @@ public final class CompiledGraph {
                                 poolNanos),
                         weights);
         for (int i = 0; i < prepared.size(); i++) {
-            Prepared p = prepared.get(i);
+            PreparedRequest p = prepared.get(i);
             int items = p.sequences.size();
             p.runs.add(
                     new NodeRun(
@@ -469,19 +368,6 @@ public final class CompiledGraph {
         lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
     }
 
-    /** Each money component split by {@link Attribution#largestRemainder}. */
-    private static PriceSheet.Money[] split(PriceSheet.Money total, long[] weights) {
-        long[] compute = Attribution.largestRemainder(total.compute(), weights);
-        long[] memory = Attribution.largestRemainder(total.memory(), weights);
-        long[] pcie = Attribution.largestRemainder(total.pcie(), weights);
-        long[] time = Attribution.largestRemainder(total.deviceTime(), weights);
-        PriceSheet.Money[] out = new PriceSheet.Money[weights.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = new PriceSheet.Money(compute[i], memory[i], pcie[i], time[i]);
-        }
-        return out;
-    }
-
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
     public record BatchTotals(int sequences, long tokens, long encodeNanos, long poolNanos) {}
 
@@ -498,8 +384,8 @@ public final class CompiledGraph {
     }
 
     /** decode/&lt;task&gt; for one request. */
-    private GraphRun decode(Prepared p) {
-        Timer timer = new Timer();
+    private GraphRun decode(PreparedRequest p) {
+        NodeTimer timer = new NodeTimer();
         int chunks = p.chunks.size();
         float[][] chunkVectors = java.util.Arrays.copyOfRange(p.vectors, 0, chunks);
         float[][] queryVectors = java.util.Arrays.copyOfRange(p.vectors, chunks, p.vectors.length);
@@ -524,35 +410,16 @@ public final class CompiledGraph {
                         p.queries,
                         queryVectors,
                         encoder.model().id());
-        String output = result.output();
-        List<String> pruned = new ArrayList<>();
-        Map<String, String> annotations = new java.util.TreeMap<>();
-        RunMode mode = p.input.mode();
-        for (int i = 0; i < postNodes.size(); i++) {
-            PlanNode node = postNodes.get(i);
-            if (Boolean.parseBoolean(node.params().get("optional")) && mode.pruneOptional()) {
-                pruned.add(node.nodeId());
-                continue;
-            }
-            if (Boolean.parseBoolean(node.params().get("compliance"))
-                    && !mode.compliance().contains(node.kind())) {
-                continue;
-            }
-            timer.restart();
-            io.zerolayer.operators.tasks.PostDecodeNode.Result post =
-                    postImpls
-                            .get(i)
-                            .apply(
-                                    taskInput,
-                                    output,
-                                    plan.outputFormat(),
-                                    new io.zerolayer.operators.tasks.PostDecodeNode.Context(
-                                            plan.graphId(), p.input.source(), encoder.checksum()));
-            output = post.output();
-            annotations.putAll(post.annotations());
-            p.runs.add(
-                    timer.run(node.nodeId(), node.kind(), null, chunks, null, post.flops(), null));
-        }
+        PostDecodeChain.Result post =
+                postNodes.run(
+                        taskInput,
+                        result.output(),
+                        plan.outputFormat(),
+                        p.input.mode(),
+                        new io.zerolayer.operators.tasks.PostDecodeNode.Context(
+                                plan.graphId(), p.input.source(), encoder.checksum()),
+                        chunks,
+                        p.runs);
         List<NodeRun> billed = new ArrayList<>(p.runs.size());
         for (NodeRun r : p.runs) {
             boolean batchNode = r.kind().equals("encode") || r.kind().equals("pool");
@@ -568,36 +435,6 @@ public final class CompiledGraph {
                                             r.pcieBytes(),
                                             r.durationNanos())));
         }
-        return new GraphRun(output, List.copyOf(billed), List.copyOf(pruned), annotations);
-    }
-
-    private static final class Timer {
-        private long startedAtMillis = System.currentTimeMillis();
-        private long startNanos = System.nanoTime();
-
-        void restart() {
-            startedAtMillis = System.currentTimeMillis();
-            startNanos = System.nanoTime();
-        }
-
-        NodeRun run(
-                String nodeId,
-                String kind,
-                String model,
-                int items,
-                Long tokens,
-                Long flops,
-                Long bytes) {
-            return new NodeRun(
-                    nodeId,
-                    kind,
-                    model,
-                    startedAtMillis,
-                    System.nanoTime() - startNanos,
-                    items,
-                    tokens,
-                    flops,
-                    bytes);
-        }
+        return new GraphRun(post.output(), List.copyOf(billed), post.pruned(), post.annotations());
     }
 }
