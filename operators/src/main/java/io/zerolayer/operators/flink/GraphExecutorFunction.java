@@ -5,7 +5,6 @@ import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
-import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
@@ -157,9 +156,6 @@ public class GraphExecutorFunction
 
     static final long MAX_POLL_MILLIS = 5;
 
-    /** A key's queue may hold this many batches behind its running one before arrivals wait. */
-    static final int QUEUED_BATCHES_PER_KEY = 4;
-
     private transient ListState<RoutedRequest> queue;
     private transient ValueState<Integer> queued;
     private transient ValueState<Long> flushAt;
@@ -169,6 +165,9 @@ public class GraphExecutorFunction
 
     /** The slot's inference thread, one batch per key (null: batches run on the task thread). */
     private transient InferenceThread<String, List<Executed>> inference;
+
+    /** When a key's requests run, and how. */
+    private transient MicroBatchPolicy policy;
 
     /** Runs the slot's batches: main path, fallback, failures. */
     private transient BatchRunner runner;
@@ -276,6 +275,7 @@ public class GraphExecutorFunction
                         prices(),
                         cacheBounds,
                         contracts.initial());
+        policy = new MicroBatchPolicy(execution);
         runner =
                 new BatchRunner(
                         execution.mainPathTimeoutMillis(),
@@ -384,14 +384,16 @@ public class GraphExecutorFunction
             fail(in, null, e, out);
             return;
         }
-        int batchSize = batchSize(warm.graph());
+        int batchSize = policy.batchSize(warm.graph());
         int waiting = queued.value() == null ? 0 : queued.value();
-        boolean busy = busy(ctx);
-        // nothing runs on the slot's inference thread: waiting for companions would only idle it,
-        // and requests that come while this one runs form the next batch
-        boolean idle = inference != null && inference.idle();
-        if (!busy && (((batchSize <= 1 || idle) && waiting == 0) || strict(in))) {
-            // strict compliance runs each request alone: no batch companions, the same output
+        MicroBatchPolicy.Arrival arrival =
+                policy.onArrival(
+                        in.request,
+                        batchSize,
+                        waiting,
+                        busy(ctx),
+                        inference != null && inference.idle());
+        if (arrival == MicroBatchPolicy.Arrival.RUN_NOW) {
             start(List.of(in), warm, ctx, out);
             return;
         }
@@ -400,19 +402,22 @@ public class GraphExecutorFunction
         queue.add(in);
         queued.update(waiting + 1);
         batchLimit.update(batchSize);
-        if (busy) {
-            // the next batch starts when the running one is done; a key's queue is bounded, so a
-            // slot that cannot keep up holds its input back (backpressure) instead of growing
-            if (waiting + 1 >= QUEUED_BATCHES_PER_KEY * batchSize) {
+        switch (arrival) {
+            case QUEUE_FULL -> {
                 awaitRunning(ctx, out);
                 startQueued(ctx, out);
             }
-        } else if (waiting + 1 >= batchSize || idle) {
-            startQueued(ctx, out);
-        } else if (flushAt.value() == null) {
-            long at = ctx.timerService().currentProcessingTime() + queueDelayMillis(warm.graph());
-            ctx.timerService().registerProcessingTimeTimer(at);
-            flushAt.update(at);
+            case QUEUE_AND_START -> startQueued(ctx, out);
+            case QUEUE_UNTIL_DELAY -> {
+                if (flushAt.value() == null) {
+                    long at =
+                            ctx.timerService().currentProcessingTime()
+                                    + policy.queueDelayMillis(warm.graph());
+                    ctx.timerService().registerProcessingTimeTimer(at);
+                    flushAt.update(at);
+                }
+            }
+            default -> {} // behind the running batch: it starts the queue when done
         }
     }
 
@@ -465,9 +470,7 @@ public class GraphExecutorFunction
             for (RoutedRequest r : queue.get()) {
                 waiting.add(r);
             }
-            Integer limit = batchLimit.value();
-            int take =
-                    Math.min(waiting.size(), limit == null ? waiting.size() : Math.max(1, limit));
+            int take = MicroBatchPolicy.take(waiting.size(), batchLimit.value());
             List<RoutedRequest> rest = waiting.subList(take, waiting.size());
             if (rest.isEmpty()) {
                 queue.clear();
@@ -628,24 +631,6 @@ public class GraphExecutorFunction
         }
     }
 
-    /** The micro-batch size for a graph: the plan's, unless the settings replace it. */
-    private int batchSize(CompiledGraph graph) {
-        if (execution.batchSize() > 0) {
-            return execution.batchSize();
-        }
-        return graph.plan().batchSize();
-    }
-
-    /**
-     * How long a graph's first queued request waits for companions: the plan's queue delay (its
-     * run-alone estimate), capped by the settings' max-queue-delay.
-     */
-    private long queueDelayMillis(CompiledGraph graph) {
-        long alone = graph.plan().encodeMillisAlone();
-        long cap = execution.maxQueueDelayMillis();
-        return alone <= 0 ? cap : Math.min(cap, alone);
-    }
-
     private boolean pastDeadline(RoutedRequest in, Collector<Reply> out) {
         Reply late = replies.deadlinePassed(in, Instant.now());
         if (late != null) {
@@ -716,15 +701,15 @@ public class GraphExecutorFunction
                                     in.request.getPrompt(), graphs.safeModeMaxChars());
                     input =
                             new CompiledGraph.BatchInput(
-                                    text, DocumentContent.plainText(text), modeOf(in, prune));
+                                    text,
+                                    DocumentContent.plainText(text),
+                                    policy.modeOf(in.request, prune));
                 } else {
                     input =
                             CompiledGraph.BatchInput.of(
-                                    warm.classified().parsed(), modeOf(in, prune));
+                                    warm.classified().parsed(), policy.modeOf(in.request, prune));
                 }
-                // a batch size of 1 holds however the batch was formed, a restore's requests in
-                // flight joining the next batch included: each runs, and is billed, alone
-                boolean alone = strict(in) || execution.batchSize() == 1;
+                boolean alone = policy.runsAlone(in.request);
                 byGraph.computeIfAbsent(
                                 new Group(warm.graph(), alone ? in.request.getRequestId() : null),
                                 g -> new ArrayList<>())
@@ -736,33 +721,6 @@ public class GraphExecutorFunction
         List<GraphBatch> groups = new ArrayList<>();
         byGraph.forEach((group, bound) -> groups.add(new GraphBatch(group.graph(), bound)));
         return groups;
-    }
-
-    private boolean strict(RoutedRequest in) {
-        return execution.complianceOf(in.request.getTenantId(), in.request.getAttributes())
-                == ComplianceMode.STRICT;
-    }
-
-    /** Compliance nodes this request turns on by its attributes. */
-    private static final List<String> COMPLIANCE_NODES = List.of("redact", "audit");
-
-    /**
-     * How a request runs: strict compliance forces every compliance node on and never prunes;
-     * standard runs the compliance nodes the request asks for ({@code redact=true}, {@code
-     * audit=true}) and prunes optional nodes under memory pressure.
-     */
-    private CompiledGraph.RunMode modeOf(RoutedRequest in, boolean prune) {
-        if (strict(in)) {
-            return new CompiledGraph.RunMode(false, java.util.Set.copyOf(COMPLIANCE_NODES));
-        }
-        java.util.Map<String, String> attributes = in.request.getAttributes();
-        java.util.Set<String> on = new java.util.HashSet<>();
-        for (String node : COMPLIANCE_NODES) {
-            if (attributes != null && "true".equalsIgnoreCase(attributes.get(node))) {
-                on.add(node);
-            }
-        }
-        return new CompiledGraph.RunMode(prune, on);
     }
 
     /** A batch and how it ran. */

@@ -121,7 +121,7 @@ class ExecutorOnInferenceThreadTest {
 
     @Test
     void anArrivalThatFillsItsKeysQueueWaitsForTheRunningBatch() throws Exception {
-        int bound = GraphExecutorFunction.QUEUED_BATCHES_PER_KEY;
+        int bound = MicroBatchPolicy.QUEUED_BATCHES_PER_KEY;
         List<RoutedRequest> in = tickets(bound + 2);
         ExecutionSettings one = new ExecutionSettings(1, 60_000, 0, 0, false);
         try (var h = executorHarness(executor(one))) {

@@ -1,0 +1,123 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.schemas.AnalysisRequest;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * When an executor slot runs a key's requests, and how: the micro-batch size and queue delay of a
+ * graph, what an arriving request does (run now, wait for companions, wait behind the key's running
+ * batch, or hold the input back when the key's queue is full), how many queued requests the next
+ * batch takes, and each request's compliance and pruning. Decisions only, no state and no Flink:
+ * the executor function keeps the queue in keyed state and acts on them.
+ */
+final class MicroBatchPolicy {
+    /** Batches of a key that may queue behind its running one before the input is held back. */
+    static final int QUEUED_BATCHES_PER_KEY = 4;
+
+    /** Compliance nodes a request can turn on by its attributes. */
+    private static final List<String> COMPLIANCE_NODES = List.of("redact", "audit");
+
+    /** What an arriving request does. */
+    enum Arrival {
+        /** Runs at once in a batch of its own (and takes nothing from the queue). */
+        RUN_NOW,
+        /** Queued, and the queue's next batch starts at once: it is full, or the slot idles. */
+        QUEUE_AND_START,
+        /** Queued; the queue starts when its oldest request has waited the graph's delay. */
+        QUEUE_UNTIL_DELAY,
+        /** Queued behind the key's running batch; the queue starts when that one is done. */
+        QUEUE_BEHIND_RUNNING,
+        /**
+         * Queued, and the key's queue is full: wait for the running batch, then start the queue
+         * (the input is held back meanwhile: backpressure rather than a growing queue).
+         */
+        QUEUE_FULL
+    }
+
+    private final ExecutionSettings execution;
+
+    MicroBatchPolicy(ExecutionSettings execution) {
+        this.execution = execution;
+    }
+
+    /** The micro-batch size of a graph: the plan's, unless the settings replace it. */
+    int batchSize(CompiledGraph graph) {
+        return execution.batchSize() > 0 ? execution.batchSize() : graph.plan().batchSize();
+    }
+
+    /**
+     * How long a graph's first queued request waits for companions: the plan's queue delay (its
+     * run-alone estimate), capped by the settings' max-queue-delay.
+     */
+    long queueDelayMillis(CompiledGraph graph) {
+        long alone = graph.plan().encodeMillisAlone();
+        long cap = execution.maxQueueDelayMillis();
+        return alone <= 0 ? cap : Math.min(cap, alone);
+    }
+
+    /**
+     * What a request arriving for a key does.
+     *
+     * @param waiting requests of the key already queued
+     * @param busy the key has a batch running on the slot's inference thread
+     * @param idle nothing runs on the slot's inference thread: waiting for companions would only
+     *     idle it, and requests that come while this one runs form the next batch
+     */
+    Arrival onArrival(
+            AnalysisRequest request, int batchSize, int waiting, boolean busy, boolean idle) {
+        // strict compliance runs each request alone: no batch companions, the same output
+        if (!busy && (((batchSize <= 1 || idle) && waiting == 0) || strict(request))) {
+            return Arrival.RUN_NOW;
+        }
+        int queued = waiting + 1;
+        if (busy) {
+            return queued >= QUEUED_BATCHES_PER_KEY * batchSize
+                    ? Arrival.QUEUE_FULL
+                    : Arrival.QUEUE_BEHIND_RUNNING;
+        }
+        return queued >= batchSize || idle ? Arrival.QUEUE_AND_START : Arrival.QUEUE_UNTIL_DELAY;
+    }
+
+    /** How many of the {@code waiting} queued requests the next batch takes. */
+    static int take(int waiting, Integer limit) {
+        return Math.min(waiting, limit == null ? waiting : Math.max(1, limit));
+    }
+
+    boolean strict(AnalysisRequest request) {
+        return execution.complianceOf(request.getTenantId(), request.getAttributes())
+                == ComplianceMode.STRICT;
+    }
+
+    /**
+     * Whether a request runs in a batch of its own however its batch formed (a restore's in-flight
+     * requests joining the next batch included): strict ones, and all when the batch size is 1, so
+     * that each is billed alone.
+     */
+    boolean runsAlone(AnalysisRequest request) {
+        return strict(request) || execution.batchSize() == 1;
+    }
+
+    /**
+     * How a request runs: strict compliance forces every compliance node on and never prunes;
+     * standard runs the compliance nodes the request asks for ({@code redact=true}, {@code
+     * audit=true}) and prunes optional nodes under memory pressure.
+     */
+    CompiledGraph.RunMode modeOf(AnalysisRequest request, boolean prune) {
+        if (strict(request)) {
+            return new CompiledGraph.RunMode(false, Set.copyOf(COMPLIANCE_NODES));
+        }
+        Map<String, String> attributes = request.getAttributes();
+        Set<String> on = new HashSet<>();
+        for (String node : COMPLIANCE_NODES) {
+            if (attributes != null && "true".equalsIgnoreCase(attributes.get(node))) {
+                on.add(node);
+            }
+        }
+        return new CompiledGraph.RunMode(prune, on);
+    }
+}

@@ -1,0 +1,86 @@
+package io.zerolayer.operators.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.schemas.AnalysisRequest;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** When a key's requests run, decided alone: no state, no Flink, no graphs to run. */
+class MicroBatchPolicyTest {
+    private final MicroBatchPolicy policy =
+            new MicroBatchPolicy(
+                    ExecutionSettings.DEFAULTS.withCompliance(
+                            ComplianceMode.STANDARD, Map.of("bank", ComplianceMode.STRICT)));
+
+    private static AnalysisRequest request(String tenant, Map<String, String> attributes) {
+        return AnalysisRequest.newBuilder()
+                .setRequestId("r")
+                .setTenantId(tenant)
+                .setPrompt("<task:embed> x")
+                .setSubmittedAt(Instant.EPOCH)
+                .setAttributes(attributes)
+                .build();
+    }
+
+    private final AnalysisRequest shop = request("shop", Map.of());
+    private final AnalysisRequest bank = request("bank", Map.of());
+
+    @Test
+    void anArrivingRequestRunsAtOnceWhenWaitingWouldOnlyIdleTheSlot() {
+        // nothing queued and the inference thread idle, or a batch size of one
+        assertThat(policy.onArrival(shop, 8, 0, false, true))
+                .isEqualTo(MicroBatchPolicy.Arrival.RUN_NOW);
+        assertThat(policy.onArrival(shop, 1, 0, false, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.RUN_NOW);
+        // strict compliance runs alone even with companions waiting
+        assertThat(policy.onArrival(bank, 8, 3, false, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.RUN_NOW);
+    }
+
+    @Test
+    void otherwiseItQueuesUntilTheBatchIsFullOrItsDelayOrTheRunningBatchIsDone() {
+        assertThat(policy.onArrival(shop, 8, 0, false, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_UNTIL_DELAY);
+        assertThat(policy.onArrival(shop, 8, 7, false, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_AND_START);
+        assertThat(policy.onArrival(shop, 8, 2, false, true))
+                .as("companions waiting, the slot idles: start now")
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_AND_START);
+        assertThat(policy.onArrival(bank, 8, 0, true, false))
+                .as("even strict waits behind its key's running batch")
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_BEHIND_RUNNING);
+        int full = MicroBatchPolicy.QUEUED_BATCHES_PER_KEY * 8;
+        assertThat(policy.onArrival(shop, 8, full - 2, true, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_BEHIND_RUNNING);
+        assertThat(policy.onArrival(shop, 8, full - 1, true, false))
+                .isEqualTo(MicroBatchPolicy.Arrival.QUEUE_FULL);
+    }
+
+    @Test
+    void theNextBatchTakesAtMostItsSizeAndAtLeastOne() {
+        assertThat(MicroBatchPolicy.take(10, 4)).isEqualTo(4);
+        assertThat(MicroBatchPolicy.take(3, 4)).isEqualTo(3);
+        assertThat(MicroBatchPolicy.take(3, null)).isEqualTo(3);
+        assertThat(MicroBatchPolicy.take(3, 0)).isEqualTo(1);
+    }
+
+    @Test
+    void complianceDecidesRunModes() {
+        assertThat(policy.modeOf(bank, true).pruneOptional()).as("strict never prunes").isFalse();
+        assertThat(policy.modeOf(bank, true).compliance())
+                .containsExactlyInAnyOrder("redact", "audit");
+        assertThat(policy.modeOf(shop, true).pruneOptional()).isTrue();
+        assertThat(policy.modeOf(shop, false).compliance()).isEmpty();
+        assertThat(policy.modeOf(request("shop", Map.of("redact", "TRUE")), false).compliance())
+                .containsExactly("redact");
+        assertThat(policy.runsAlone(bank)).isTrue();
+        assertThat(policy.runsAlone(shop)).isFalse();
+        assertThat(
+                        new MicroBatchPolicy(ExecutionSettings.DEFAULTS.withBatchSize(1))
+                                .runsAlone(shop))
+                .isTrue();
+    }
+}
