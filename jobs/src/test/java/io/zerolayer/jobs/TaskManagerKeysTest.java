@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class TaskManagerKeysTest {
     @Test
     void theExecutorReadsTheKeysTheJobsOptionsDeclare() throws Exception {
-        Class<?> executor = Class.forName("io.zerolayer.operators.flink.GraphExecutorFunction");
+        Class<?> executor = Class.forName("io.zerolayer.operators.flink.TaskManagerHardware");
         var profile = executor.getDeclaredField("HARDWARE_PROFILE_KEY");
         var profiles = executor.getDeclaredField("HARDWARE_PROFILES_FILE_KEY");
         profile.setAccessible(true);

@@ -1,12 +1,10 @@
 package io.zerolayer.operators.flink;
 
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
-import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
-import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.InferenceThread;
 import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
@@ -14,7 +12,6 @@ import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
-import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.time.Instant;
@@ -87,16 +84,16 @@ public class GraphExecutorFunction
 
     private transient long requestsSeen;
 
-    /**
-     * Testing only: the executor throws out of {@code processElement} — failing the task, so Flink
-     * restarts the job from its last checkpoint and replays — after {@code n} requests in a slot,
-     * once per JVM, so the restarted job runs on.
-     */
     /** Whether an injected crash has happened in this JVM; for tests. */
     public static boolean injectedCrashHappened() {
         return CRASHED.get();
     }
 
+    /**
+     * Testing only: the executor throws out of {@code processElement} — failing the task, so Flink
+     * restarts the job from its last checkpoint and replays — after {@code n} requests in a slot,
+     * once per JVM, so the restarted job runs on.
+     */
     public GraphExecutorFunction withCrashAfterRequests(int n) {
         this.crashAfterRequests = n;
         return this;
@@ -181,6 +178,9 @@ public class GraphExecutorFunction
     /** Builds the slot's replies and cost records. */
     private transient ReplyAssembler replies;
 
+    /** Answers a slot's batches and failed requests. */
+    private transient BatchAnswers answers;
+
     public GraphExecutorFunction(
             String contractsYaml,
             String contractsFile,
@@ -208,14 +208,6 @@ public class GraphExecutorFunction
         return prices;
     }
 
-    /**
-     * The keys of {@code PipelineOptions.HARDWARE_PROFILE} and {@code HARDWARE_PROFILES_FILE}, read
-     * from the TaskManager's own configuration as well as the job's.
-     */
-    static final String HARDWARE_PROFILE_KEY = "zerolayer.hardware-profile";
-
-    static final String HARDWARE_PROFILES_FILE_KEY = "zerolayer.hardware-profiles.file";
-
     /** The configuration this TaskManager started with (its config.yaml); empty where none. */
     private Configuration taskManagerConfiguration() {
         if (getRuntimeContext()
@@ -226,33 +218,11 @@ public class GraphExecutorFunction
         return new Configuration();
     }
 
-    private static String read(String file) {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of(file));
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException(
-                    "Cannot read this TaskManager's " + HARDWARE_PROFILES_FILE_KEY + " " + file, e);
-        }
-    }
-
     @Override
     public void open(OpenContext context) {
-        // detected per slot, so each TaskManager of a mixed cluster compiles for its own hardware,
-        // or named by the TaskManager's own config.yaml where detection cannot tell them apart
-        Configuration taskManager = taskManagerConfiguration();
-        String setting = taskManager.getString(HARDWARE_PROFILE_KEY, hardwareSetting);
-        if (!setting.equals(hardwareSetting)) {
-            LOG.info(
-                    "This TaskManager's configuration names hardware profile {} (the job's: {})",
-                    setting,
-                    hardwareSetting);
-        }
-        String profilesFile = taskManager.getString(HARDWARE_PROFILES_FILE_KEY, null);
         HardwareFingerprint hardware =
-                HardwareFingerprint.resolve(
-                        setting,
-                        HardwareProfiles.builtInWith(
-                                profilesFile == null ? extraProfilesYaml : read(profilesFile)));
+                TaskManagerHardware.resolve(
+                        taskManagerConfiguration(), hardwareSetting, extraProfilesYaml);
         int slot = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         // a restarted task takes back the sessions an earlier task of this job left in this JVM;
         // they are closed when Flink releases the job's classes here
@@ -297,6 +267,7 @@ public class GraphExecutorFunction
                         graphs.estimator().profile().id(),
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
+        answers = new BatchAnswers(replies, metrics, graphs::hardwareReport);
         queue = getRuntimeContext().getListState(QUEUE);
         queued = getRuntimeContext().getState(QUEUED);
         flushAt = getRuntimeContext().getState(FLUSH_AT);
@@ -738,79 +709,42 @@ public class GraphExecutorFunction
 
     /** Answers a batch that ran: one reply per request, its cost records and the metrics. */
     private void finish(Executed executed, ReadOnlyContext ctx, Collector<Reply> out) {
-        CompiledGraph graph = executed.batch().graph();
         List<Bound> bound = executed.batch().bound();
-        BatchRunner.Outcome done = executed.outcome();
-        metrics.batchRan(bound.size(), done);
-        if (done.failure() != null) {
-            bound.forEach(b -> fail(b.in(), graph.plan().graphId(), done.failure(), out));
-            return;
-        }
-        for (int i = 0; i < bound.size(); i++) {
-            Bound b = bound.get(i);
-            CompiledGraph.BatchOutcome outcome = done.outcomes().get(i);
-            if (outcome.error() != null) {
-                fail(b.in(), graph.plan().graphId(), outcome.error(), out);
-                continue;
-            }
-            try {
-                answer(
-                        b,
-                        graph,
-                        outcome.run(),
-                        done.fallbackNote(),
-                        done.executeMicros(),
-                        ctx,
-                        out);
-            } catch (RuntimeException e) {
-                // one request's answer that cannot be built fails that request, not the job
-                fail(b.in(), graph.plan().graphId(), e, out);
-            }
-        }
-    }
-
-    private void answer(
-            Bound b,
-            CompiledGraph graph,
-            GraphRun run,
-            Diagnostic fallbackNote,
-            long executeMicros,
-            ReadOnlyContext ctx,
-            Collector<Reply> out) {
-        RoutedRequest in = b.in();
-        ReplyAssembler.Answer answer =
-                replies.ok(in, graph, run, fallbackNote, executeMicros, b.warm().compileMicros());
-        answer.costs().forEach(record -> ctx.output(COST_RECORDS, record));
-        metrics.kernels(in.request.getTenantId(), run.nodeRuns());
-        if (answer.pruned()) {
-            metrics.prunedRequest();
-        }
-        if (fallbackNote == null) {
-            graph.timings().record(run);
-            if (graph.timings().worthPublishing()) {
-                // the compacted graphs topic keeps the latest: inspect shows measured p50s
-                ctx.output(
-                        GRAPH_DESCRIPTORS,
-                        graph.plan()
-                                .toDescriptor(
-                                        graph.compiledAt(),
-                                        graphs.hardwareReport(),
-                                        graph.timings().p50Micros(),
-                                        graph.timings().runs()));
-            }
-        }
-        reply(out, answer.reply(), in);
+        answers.batch(
+                executed.batch().graph(),
+                bound.stream().map(Bound::in).toList(),
+                bound.stream().mapToLong(b -> b.warm().compileMicros()).toArray(),
+                executed.outcome(),
+                out(ctx, out));
     }
 
     /** Answers a request FAILED: it is never dropped, and the job keeps going. */
     private void fail(RoutedRequest in, String graphId, Throwable e, Collector<Reply> out) {
-        LOG.warn("Request {} on graph {} failed", in.request.getRequestId(), graphId, e);
-        reply(out, replies.failed(in, graphId, e), in);
+        answers.failed(in, graphId, e, out(null, out));
     }
 
     private void reply(Collector<Reply> out, Reply reply, RoutedRequest in) {
-        out.collect(reply);
-        metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis);
+        answers.reply(in, reply, out(null, out));
+    }
+
+    /** Flink's collector and side outputs ({@code ctx} null where only replies go out). */
+    private static BatchAnswers.Out out(ReadOnlyContext ctx, Collector<Reply> out) {
+        return new BatchAnswers.Out() {
+            @Override
+            public void reply(Reply reply) {
+                out.collect(reply);
+            }
+
+            @Override
+            public void costRecord(KernelCostRecord record) {
+                ctx.output(COST_RECORDS, record);
+            }
+
+            @Override
+            public void descriptor(ExecutionGraph descriptor) {
+                ctx.output(GRAPH_DESCRIPTORS, descriptor);
+            }
+        };
     }
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */

@@ -1,0 +1,159 @@
+package io.zerolayer.operators.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.gpu.hardware.MemoryHeadroom;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.execution.BatchRunner;
+import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.EncoderPool;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.ExecutionGraph;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ResponseStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.metrics.testutils.MetricListener;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A batch's answers, on real runs: every request answered once, whatever failed. */
+class BatchAnswersTest {
+    private static EncoderPool encoders;
+    private static CompiledGraph graph;
+    private static List<CompiledGraph.BatchInput> inputs;
+
+    private final List<Reply> replies = new ArrayList<>();
+    private final List<KernelCostRecord> costs = new ArrayList<>();
+    private final List<ExecutionGraph> descriptors = new ArrayList<>();
+    private final BatchAnswers.Out out =
+            new BatchAnswers.Out() {
+                @Override
+                public void reply(Reply reply) {
+                    replies.add(reply);
+                }
+
+                @Override
+                public void costRecord(KernelCostRecord record) {
+                    costs.add(record);
+                }
+
+                @Override
+                public void descriptor(ExecutionGraph descriptor) {
+                    descriptors.add(descriptor);
+                }
+            };
+    private final MetricListener metrics = new MetricListener();
+    private final BatchAnswers answers =
+            new BatchAnswers(
+                    new ReplyAssembler("cpu-generic", () -> "", 0.15),
+                    new ExecutorMetrics(
+                            metrics.getMetricGroup(), () -> 1, MemoryHeadroom.fixed(0.5)),
+                    () -> "test cpu");
+
+    @BeforeAll
+    static void open() {
+        encoders = new EncoderPool(1);
+        ClassifiedPrompt classified =
+                new StructureClassifier()
+                        .classify(
+                                "<task:classify><output_format:json><labels>billing, shipping"
+                                        + "</labels><ticket>My parcel never arrived.</ticket>");
+        graph =
+                new CompiledGraph(
+                        new GraphCompiler(GraphIdentity.current("answers-test", "cpu-generic"))
+                                .compile(classified),
+                        encoders);
+        CompiledGraph.BatchInput input = CompiledGraph.BatchInput.of(classified.parsed());
+        inputs = List.of(input, input);
+    }
+
+    @AfterAll
+    static void close() {
+        encoders.close();
+    }
+
+    private static List<RoutedRequest> requests(String... ids) {
+        List<RoutedRequest> out = new ArrayList<>();
+        for (String id : ids) {
+            RoutedRequest in = new RoutedRequest();
+            in.request =
+                    AnalysisRequest.newBuilder()
+                            .setRequestId(id)
+                            .setTenantId("acme")
+                            .setPrompt("p")
+                            .setSubmittedAt(Instant.EPOCH)
+                            .build();
+            in.route = new ReplyRoute();
+            out.add(in);
+        }
+        return out;
+    }
+
+    @Test
+    void eachRequestOfABatchIsAnsweredOnceWithItsCostRecords() {
+        BatchRunner.Outcome ran =
+                new BatchRunner(0, BatchRunner.Faults.NONE)
+                        .run(graph, inputs, java.util.Arrays.asList(null, null));
+        answers.batch(graph, requests("a", "b"), new long[] {300, 0}, ran, out);
+        assertThat(replies).extracting(r -> r.response.getRequestId()).containsExactly("a", "b");
+        assertThat(replies)
+                .allSatisfy(r -> assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.OK));
+        assertThat(replies.get(0).response.getTimings().getCompileMicros()).isEqualTo(300);
+        assertThat(costs).hasSize(2 * ran.outcomes().get(0).run().nodeRuns().size());
+        assertThat(metrics.getHistogram("batch_size_requests").get().getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedBatchOrRequestIsAnsweredFailedAndTheOthersStillAre() {
+        answers.batch(
+                graph,
+                requests("x", "y"),
+                new long[2],
+                new BatchRunner.Outcome(
+                        null, null, new IllegalStateException("both failed"), true, 0, 0),
+                out);
+        BatchRunner.Outcome ran =
+                new BatchRunner(0, BatchRunner.Faults.NONE)
+                        .run(graph, inputs, java.util.Arrays.asList(null, null));
+        List<CompiledGraph.BatchOutcome> oneBroken =
+                List.of(
+                        ran.outcomes().get(0),
+                        new CompiledGraph.BatchOutcome(
+                                null, new IllegalArgumentException("no text")));
+        answers.batch(
+                graph,
+                requests("ok", "broken"),
+                new long[2],
+                new BatchRunner.Outcome(oneBroken, null, null, false, 1, 1),
+                out);
+        assertThat(replies)
+                .extracting(r -> r.response.getRequestId() + ":" + r.response.getStatus())
+                .containsExactly("x:FAILED", "y:FAILED", "ok:OK", "broken:FAILED");
+        assertThat(metrics.getCounter("fallback_total").get().getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aGraphsMeasuredTimesAreRepublishedAfterItsFifthRun() {
+        // a graph of its own: the others' runs count towards the shared one's timings
+        CompiledGraph fresh = new CompiledGraph(graph.plan(), encoders);
+        for (int i = 0; i < 5; i++) {
+            assertThat(descriptors).as("not before the fifth run").isEmpty();
+            BatchRunner.Outcome ran =
+                    new BatchRunner(0, BatchRunner.Faults.NONE)
+                            .run(
+                                    graph,
+                                    inputs.subList(0, 1),
+                                    java.util.Arrays.asList((Instant) null));
+            answers.batch(graph, requests("r" + i), new long[1], ran, out);
+        }
+        assertThat(descriptors).hasSize(1);
+        assertThat(descriptors.get(descriptors.size() - 1).getHardwareReport())
+                .isEqualTo("test cpu");
+    }
+}
