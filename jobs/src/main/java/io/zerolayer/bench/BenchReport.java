@@ -300,58 +300,7 @@ final class BenchReport {
     }
 
     private void soak(StringBuilder md) {
-        JsonNode samples = soakSamples();
-        if (samples == null) {
-            return;
-        }
-        double[] growth = soakGrowth(samples);
-        JsonNode phase = system(ComparisonBench.ZEROLAYER, parallelism).path("soakPhase");
-        md.append(
-                String.format(
-                        Locale.ROOT,
-                        "**Soak** (zerolayer, %s at %.1f req/s offered for %.0f s): %d OK, %d"
-                                + " lost, p50 %.0f ms, p99 %.0f ms; resident memory %.0f MiB"
-                                + " after the first minute, %.0f MiB over the last minute"
-                                + " (%+.1f%%), peak %.0f MiB%n%n",
-                        phase.path("workload").asText(),
-                        phase.path("offeredPerSecond").asDouble(),
-                        phase.path("seconds").asDouble(),
-                        phase.path("ok").asInt(),
-                        phase.path("lost").asInt(),
-                        phase.path("latency").path("p50").asDouble(),
-                        phase.path("latency").path("p99").asDouble(),
-                        growth[0] / (1 << 20),
-                        growth[1] / (1 << 20),
-                        (growth[1] / growth[0] - 1) * 100,
-                        growth[2] / (1 << 20)));
-    }
-
-    /** Mean RSS of the second minute, of the last minute, and the peak sample. */
-    static double[] soakGrowth(JsonNode samples) {
-        double last = samples.get(samples.size() - 1).path("seconds").asDouble();
-        double firstSum = 0;
-        int firstN = 0;
-        double lastSum = 0;
-        int lastN = 0;
-        double peak = 0;
-        for (JsonNode s : samples) {
-            double t = s.path("seconds").asDouble();
-            double rss = s.path("rssBytes").asDouble();
-            peak = Math.max(peak, rss);
-            if (t >= 60 && t < 120) {
-                firstSum += rss;
-                firstN++;
-            }
-            if (t >= last - 60) {
-                lastSum += rss;
-                lastN++;
-            }
-        }
-        return new double[] {
-            firstN == 0 ? samples.get(0).path("rssBytes").asDouble() : firstSum / firstN,
-            lastSum / Math.max(1, lastN),
-            peak
-        };
+        SoakReport.append(system(ComparisonBench.ZEROLAYER, parallelism), md);
     }
 
     /** The targets, each with its measured value. */
@@ -405,9 +354,9 @@ final class BenchReport {
                         ratio <= 2);
             }
         }
-        JsonNode samples = soakSamples();
+        JsonNode samples = SoakReport.samples(system(ComparisonBench.ZEROLAYER, parallelism));
         if (samples != null) {
-            double[] g = soakGrowth(samples);
+            double[] g = SoakReport.growth(samples);
             double growth = g[1] / g[0] - 1;
             target(
                     out,
@@ -438,12 +387,6 @@ final class BenchReport {
 
     private static String ms(JsonNode phase, String which) {
         return String.format(Locale.ROOT, "%.0f ms", p(phase, which));
-    }
-
-    private JsonNode soakSamples() {
-        JsonNode z = system(ComparisonBench.ZEROLAYER, parallelism);
-        JsonNode samples = z == null ? null : z.get("soak");
-        return samples == null || samples.isEmpty() ? null : samples;
     }
 
     /** The workloads measured, in order, each with its stream facts and {@code id}. */

@@ -136,8 +136,9 @@ final class BenchCommand implements Callable<Integer> {
             description =
                     "JVM options added to every system's worker alike (space-separated). Default"
                             + " ${DEFAULT-VALUE}: the models run in native code, and C2's compile"
-                            + " threads still took 13-18 %% of a 2-core machine a minute into a"
-                            + " run. Give \"\" to run with the JVM's default compilers.")
+                            + " threads otherwise compete with the measured work on a small"
+                            + " machine well into a run. Give \"\" to run with the JVM's default"
+                            + " compilers.")
     List<String> workerJvmOptions;
 
     @Option(

@@ -105,7 +105,7 @@ class BenchReportTest {
             double rss = t < 60 ? 512 << 20 : (1L << 30) + (t / 60.0) * (1 << 20);
             samples.addObject().put("seconds", t).put("rssBytes", rss);
         }
-        double[] g = BenchReport.soakGrowth(samples);
+        double[] g = SoakReport.growth(samples);
         assertThat(g[0] / (1 << 20)).isBetween(1025.0, 1026.0);
         assertThat(g[1] / (1 << 20)).isBetween(1033.0, 1034.0);
         assertThat(g[2]).isEqualTo((1L << 30) + 10.0 * (1 << 20));
