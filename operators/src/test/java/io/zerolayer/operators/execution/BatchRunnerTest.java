@@ -2,11 +2,7 @@ package io.zerolayer.operators.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
-import io.zerolayer.operators.structure.ClassifiedPrompt;
-import io.zerolayer.operators.structure.StructureClassifier;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -16,30 +12,20 @@ import org.junit.jupiter.api.Test;
 
 /** The main path, the fallback and failures of a batch, on the real encoders. */
 class BatchRunnerTest {
-    private static EncoderPool encoders;
+    private static TicketGraph ticket;
     private static CompiledGraph graph;
     private static List<CompiledGraph.BatchInput> inputs;
 
     @BeforeAll
     static void open() {
-        encoders = new EncoderPool(1);
-        ClassifiedPrompt classified =
-                new StructureClassifier()
-                        .classify(
-                                "<task:classify><output_format:json><labels>billing, shipping"
-                                        + "</labels><ticket>My parcel never arrived.</ticket>");
-        graph =
-                new CompiledGraph(
-                        new GraphCompiler(GraphIdentity.current("runner-test", "cpu-generic"))
-                                .compile(classified),
-                        encoders);
-        CompiledGraph.BatchInput input = CompiledGraph.BatchInput.of(classified.parsed());
-        inputs = List.of(input, input);
+        ticket = new TicketGraph();
+        graph = ticket.graph;
+        inputs = List.of(ticket.input(), ticket.input());
     }
 
     @AfterAll
     static void close() {
-        encoders.close();
+        ticket.close();
     }
 
     private static List<Instant> noDeadlines() {

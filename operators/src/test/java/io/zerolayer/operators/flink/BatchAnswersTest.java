@@ -3,13 +3,10 @@ package io.zerolayer.operators.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.gpu.hardware.MemoryHeadroom;
-import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
-import io.zerolayer.operators.structure.ClassifiedPrompt;
-import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.execution.TicketGraph;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -24,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** A batch's answers, on real runs: every request answered once, whatever failed. */
 class BatchAnswersTest {
+    private static TicketGraph ticket;
     private static EncoderPool encoders;
     private static CompiledGraph graph;
     private static List<CompiledGraph.BatchInput> inputs;
@@ -58,24 +56,15 @@ class BatchAnswersTest {
 
     @BeforeAll
     static void open() {
-        encoders = new EncoderPool(1);
-        ClassifiedPrompt classified =
-                new StructureClassifier()
-                        .classify(
-                                "<task:classify><output_format:json><labels>billing, shipping"
-                                        + "</labels><ticket>My parcel never arrived.</ticket>");
-        graph =
-                new CompiledGraph(
-                        new GraphCompiler(GraphIdentity.current("answers-test", "cpu-generic"))
-                                .compile(classified),
-                        encoders);
-        CompiledGraph.BatchInput input = CompiledGraph.BatchInput.of(classified.parsed());
-        inputs = List.of(input, input);
+        ticket = new TicketGraph();
+        encoders = ticket.encoders;
+        graph = ticket.graph;
+        inputs = List.of(ticket.input(), ticket.input());
     }
 
     @AfterAll
     static void close() {
-        encoders.close();
+        ticket.close();
     }
 
     private static List<RoutedRequest> requests(String... ids) {

@@ -2,14 +2,11 @@ package io.zerolayer.operators.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.execution.CompiledGraph;
-import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.GraphRun;
+import io.zerolayer.operators.execution.TicketGraph;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
-import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.Fidelity;
@@ -24,10 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** Replies and cost records of an executor slot, built from real runs of a classify graph. */
 class ReplyAssemblerTest {
-    private static final String PROMPT =
-            "<task:classify><output_format:json><labels>billing, shipping</labels>"
-                    + "<ticket>My parcel never arrived.</ticket>";
-    private static EncoderPool encoders;
+    private static final String PROMPT = TicketGraph.PROMPT;
+    private static TicketGraph ticket;
     private static CompiledGraph graph;
     private static ClassifiedPrompt classified;
     private final ReplyAssembler assembler =
@@ -35,18 +30,14 @@ class ReplyAssemblerTest {
 
     @BeforeAll
     static void open() {
-        encoders = new EncoderPool(1);
-        classified = new StructureClassifier().classify(PROMPT);
-        graph =
-                new CompiledGraph(
-                        new GraphCompiler(GraphIdentity.current("replies-test", "cpu-generic"))
-                                .compile(classified),
-                        encoders);
+        ticket = new TicketGraph();
+        graph = ticket.graph;
+        classified = ticket.classified;
     }
 
     @AfterAll
     static void close() {
-        encoders.close();
+        ticket.close();
     }
 
     private static RoutedRequest request() {
