@@ -100,7 +100,7 @@ public final class RecoveryBench {
                         .appClasspath(o.appClasspath())
                         .taskManagers(o.taskManagers())
                         .slotsPerTaskManager(o.slots())
-                        .restPort(freePort())
+                        .restPort(LocalCluster.freePort())
                         .settingsFrom(o.settings());
         try (LocalCluster cluster = builder.build()) {
             progress(
@@ -425,11 +425,5 @@ public final class RecoveryBench {
                         .withZone(ZoneOffset.UTC)
                         .format(Instant.now()),
                 String.format(Locale.ROOT, format, args));
-    }
-
-    private static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -103,6 +103,10 @@ final class RecoveryBenchCommand implements Callable<Integer> {
         System.out.println(RecoveryBench.markdown(result, o));
         Path json = RecoveryBench.write(result, o);
         System.out.println("Figures: " + json + " and " + out.resolve("latest-recovery.md"));
+        // the broker's data and the checkpoints are only of use to this run; the logs are kept
+        for (String scratch : java.util.List.of("kafka", "checkpoints", "savepoints")) {
+            org.apache.flink.util.FileUtils.deleteDirectoryQuietly(home.resolve(scratch).toFile());
+        }
         System.out.println("Logs of the cluster: " + home.resolve("log"));
         return result.lost() == 0 ? 0 : 1;
     }

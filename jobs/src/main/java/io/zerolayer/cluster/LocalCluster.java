@@ -318,7 +318,8 @@ public final class LocalCluster implements AutoCloseable {
         return pb.start();
     }
 
-    private static int freePort() throws IOException {
+    /** A port nothing listens on now, for a process of a local cluster. */
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }

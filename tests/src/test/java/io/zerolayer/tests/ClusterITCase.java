@@ -6,7 +6,6 @@ import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.tests.testutils.InFlightLoad;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +47,7 @@ class ClusterITCase {
                         .appClasspath(System.getProperty("java.class.path"))
                         .taskManagers(2)
                         .slotsPerTaskManager(1)
-                        .restPort(freePort())
+                        .restPort(LocalCluster.freePort())
                         .setting("zerolayer.checkpoint-interval", "1 s")
                         // batches of one: a request's bill does not depend on its companions
                         .setting("zerolayer.batch.size", "1")
@@ -154,11 +153,5 @@ class ClusterITCase {
             }
         }
         return errors;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -16,12 +16,14 @@ import java.util.Map;
  * every compiled graph in the slot. A slot has the CPU and at most one CUDA device (its share of
  * the TaskManager's GPUs). Closing the pool closes the sessions.
  *
- * <p>A slot whose task ends can {@link #park} its pool instead, and the next task of the same job
- * in this JVM {@linkplain #reuseOrOpen takes it back}: a restart after a failure then finds its
- * sessions open rather than loading every model's weights again, which is most of a restarted
- * slot's start-up. A pool is used by one slot at a time; parked pools are closed by {@link
- * #closeParked}, which the job registers to run when Flink releases its classes on this
- * TaskManager.
+ * <p>A slot whose task ends can {@link #park} its pool instead, and the next task in this JVM that
+ * asks for the same settings {@linkplain #reuseOrOpen takes it back} (on a cluster, a task of the
+ * same job: the pools live in the job's classes; in one JVM running several jobs from the same
+ * classes, as a MiniCluster does, any of them — the sessions are the same models either way): a
+ * restart after a failure then finds its sessions open rather than loading every model's weights
+ * again, which is most of a restarted slot's start-up. A pool is used by one slot at a time; parked
+ * pools are closed by {@link #closeParked}, which the job registers to run when Flink releases its
+ * classes on this TaskManager.
  */
 public final class EncoderPool implements AutoCloseable {
     /** Parked pools by their settings; any slot with the same settings may take one. */
