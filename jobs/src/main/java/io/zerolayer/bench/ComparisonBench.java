@@ -30,12 +30,17 @@ public final class ComparisonBench {
     public static final String ZEROLAYER = "zerolayer";
     public static final String NAIVE = BaselineJob.Kind.NAIVE.id;
     public static final String ROUTER = BaselineJob.Kind.ROUTER.id;
+
+    /** The systems measured against the ceiling, in report order. */
+    public static final List<String> SYSTEMS = List.of(ZEROLAYER, NAIVE, ROUTER);
+
     public static final String CEILING = "ceiling";
 
     /** What to run. */
     public record Options(
             long seed,
             int parallelism,
+            List<String> systems,
             List<Workload> workloads,
             List<Workload> openLoopWorkloads,
             List<Double> loads,
@@ -126,7 +131,7 @@ public final class ComparisonBench {
                                     o.soakSeconds(),
                                     ceiling)));
         } else {
-            for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
+            for (String system : o.systems()) {
                 systems.add(
                         runWorker(
                                 o,
@@ -146,7 +151,7 @@ public final class ComparisonBench {
                                         ceiling)));
             }
             if (o.scaling() && p > 1) {
-                for (String system : List.of(ZEROLAYER, NAIVE, ROUTER)) {
+                for (String system : o.systems()) {
                     systems.add(
                             runWorker(
                                     o,

@@ -7,6 +7,7 @@ import io.zerolayer.schemas.ResponseStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ final class LoadDriver {
             Latencies latency,
             Latencies delivery,
             double cpuSecondsPerRequest,
+            Map<String, Double> cpuMillisPerRequestByThreads,
             long peakRssBytes,
             int compiles,
             double meanRouteMicros) {}
@@ -171,6 +173,7 @@ final class LoadDriver {
     /** CPU and peak memory of the measured part of a phase. */
     private static final class Meter {
         final long cpu0 = ProcessStats.cpuNanos();
+        final ThreadCpu.Snapshot threads0 = ThreadCpu.take();
 
         Meter() {
             ProcessStats.resetPeak();
@@ -193,6 +196,12 @@ final class LoadDriver {
             }
         }
         long cpu = meter == null ? 0 : ProcessStats.cpuNanos() - meter.cpu0;
+        ThreadCpu.Snapshot threads1 = ThreadCpu.take();
+        Map<String, Double> byThreads =
+                meter == null ? Map.of() : ThreadCpu.millisByGroup(meter.threads0, threads1);
+        if (meter != null && Boolean.getBoolean("zerolayer.bench.thread-names")) {
+            System.out.println(ThreadCpu.millisByName(meter.threads0, threads1));
+        }
         long peak = ProcessStats.peakRssBytes();
         int sent = 0;
         int ok = 0;
@@ -252,8 +261,18 @@ final class LoadDriver {
                 Latencies.ofNanos(latencies.stream().mapToLong(Long::longValue).toArray()),
                 Latencies.ofNanos(deliveries.stream().mapToLong(Long::longValue).toArray()),
                 answered == 0 ? 0 : cpu / 1e9 / answered,
+                perRequest(byThreads, answered),
                 peak,
                 compiles,
                 answered == 0 ? 0 : (double) routeMicros / answered);
+    }
+
+    /** Each thread group's CPU milliseconds a request answered. */
+    private static Map<String, Double> perRequest(Map<String, Double> millis, int answered) {
+        Map<String, Double> per = new java.util.LinkedHashMap<>();
+        if (answered > 0) {
+            millis.forEach((group, ms) -> per.put(group, ms / answered));
+        }
+        return per;
     }
 }

@@ -75,6 +75,16 @@ final class BenchCommand implements Callable<Integer> {
             description = "Documents sent at each size. Default: ${DEFAULT-VALUE}.")
     List<Integer> sizeRequests;
 
+    @Option(
+            names = "--systems",
+            split = ",",
+            defaultValue = "zerolayer,naive-flink,runtime-router",
+            description =
+                    "Systems measured against the ceiling. Default: ${DEFAULT-VALUE}. Fewer give"
+                            + " a quicker answer to a question about one; the targets that"
+                            + " compare with a missing system are left out.")
+    List<String> systems;
+
     @Option(names = "--no-scaling", description = "Skip the parallelism-1 runs.")
     boolean noScaling;
 
@@ -165,6 +175,13 @@ final class BenchCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(
                     new picocli.CommandLine(this), "--size-requests needs one count per size");
         }
+        for (String system : systems) {
+            if (!ComparisonBench.SYSTEMS.contains(system)) {
+                throw new picocli.CommandLine.ParameterException(
+                        new picocli.CommandLine(this),
+                        "Unknown system '" + system + "'; known: " + ComparisonBench.SYSTEMS);
+            }
+        }
         double soakSeconds = soak == null ? 0 : seconds(soak);
         if (soakSeconds > 0) {
             closed = List.of(Workload.MIXED);
@@ -188,6 +205,7 @@ final class BenchCommand implements Callable<Integer> {
                 new ComparisonBench.Options(
                         seed,
                         p,
+                        systems,
                         closed,
                         open,
                         loads,
