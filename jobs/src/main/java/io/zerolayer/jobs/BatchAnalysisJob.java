@@ -111,12 +111,14 @@ public final class BatchAnalysisJob {
                         .uid("decode-classify")
                         .name("decode + classify + graph id");
         SingleOutputStreamOperator<Reply> replies =
-                routed.keyBy(r -> r.shardKey)
+                routed.keyBy(r -> r.shardKey())
                         .connect(control)
                         // no barriers to let through, and processing-time polls would only
                         // fire at the end of each key in BATCH mode: batches run on the task
                         // thread
-                        .process(StreamingJob.executor(conf, null).withInferenceThread(false))
+                        .process(
+                                new GraphExecutorFunction(
+                                        StreamingJob.setup(conf, null).withInferenceThread(false)))
                         .setMaxParallelism(StreamingJob.EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
                         .name("warm graph executor");

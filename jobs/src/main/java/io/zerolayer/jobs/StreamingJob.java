@@ -11,6 +11,7 @@ import io.zerolayer.operators.flink.ControlCommandDeserializationSchema;
 import io.zerolayer.operators.flink.CostSummaries;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
+import io.zerolayer.operators.flink.ExecutorSetup;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.GraphExecutorOperator;
 import io.zerolayer.operators.flink.HotGraphSharder;
@@ -125,7 +126,7 @@ public final class StreamingJob {
                         .name("decode + classify + graph id");
 
         SingleOutputStreamOperator<Reply> replies =
-                routed.keyBy(r -> r.shardKey)
+                routed.keyBy(r -> r.shardKey())
                         // Flink's keyed-broadcast operator, telling the function through the
                         // task's mailbox when a batch on the inference thread is done
                         .connect(commands.broadcast())
@@ -264,22 +265,27 @@ public final class StreamingJob {
      * @param graphsTopic where to find graphs compiled before a restart; null for none
      */
     static GraphExecutorFunction executor(Configuration conf, GraphDescriptors graphsTopic) {
-        return new GraphExecutorFunction(
-                        contracts(conf).source(),
-                        conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
-                        conf.get(PipelineOptions.HARDWARE_PROFILE),
-                        readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
-                        new WarmGraphCache.Bounds(
-                                conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
-                                conf.get(PipelineOptions.GRAPH_CACHE_SIZE).getBytes(),
-                                conf.get(PipelineOptions.GRAPH_CACHE_TTL).toMillis()),
-                        conf.get(PipelineOptions.INTRA_OP_THREADS),
-                        precompile(conf),
-                        graphsTopic,
-                        PipelineOptions.execution(conf))
-                .withPrices(prices(conf))
-                .withCrashAfterRequests(conf.get(FaultInjection.CRASH_AFTER_REQUESTS))
-                .withInferenceThread(conf.get(PipelineOptions.INFERENCE_THREAD));
+        return new GraphExecutorFunction(setup(conf, graphsTopic));
+    }
+
+    /** What each executor slot is set up with, from {@code conf}. */
+    static ExecutorSetup setup(Configuration conf, GraphDescriptors graphsTopic) {
+        return new ExecutorSetup(
+                contracts(conf).source(),
+                conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                conf.get(PipelineOptions.HARDWARE_PROFILE),
+                readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
+                conf.get(PipelineOptions.INTRA_OP_THREADS),
+                new WarmGraphCache.Bounds(
+                        conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
+                        conf.get(PipelineOptions.GRAPH_CACHE_SIZE).getBytes(),
+                        conf.get(PipelineOptions.GRAPH_CACHE_TTL).toMillis()),
+                precompile(conf),
+                graphsTopic,
+                PipelineOptions.execution(conf),
+                prices(conf),
+                conf.get(PipelineOptions.INFERENCE_THREAD),
+                conf.get(FaultInjection.CRASH_AFTER_REQUESTS));
     }
 
     private static <T> KafkaSink<T> sink(

@@ -87,18 +87,23 @@ public final class GraphCompiler {
     }
 
     public ExecutionPlan compile(ClassifiedPrompt prompt) {
-        if (!prompt.compiles()) {
-            throw new IllegalArgumentException("Prompt does not compile: " + prompt.diagnostics());
-        }
-        String decoder = prompt.contract().decoder();
+        return compile(CompilableStructure.of(prompt));
+    }
+
+    /** The graph id of a structure, for this compiler's identity. */
+    public String graphId(CompilableStructure structure) {
+        return identity.graphId(structure.signature());
+    }
+
+    public ExecutionPlan compile(CompilableStructure structure) {
         return plan(
-                identity.graphId(prompt.signature()),
-                prompt.signature().canonical(),
-                prompt.task(),
-                decoder,
-                prompt.outputFormat(),
+                graphId(structure),
+                structure.signature().canonical(),
+                structure.task(),
+                structure.decoder(),
+                structure.outputFormat(),
                 Fidelity.FULL,
-                workload(prompt),
+                structure.workload(),
                 null);
     }
 

@@ -7,9 +7,11 @@ import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
@@ -37,10 +39,13 @@ import org.slf4j.LoggerFactory;
 public final class SlotGraphs implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SlotGraphs.class);
 
-    /** A request's graph, warm in this slot. */
+    /**
+     * A request's graph, warm in this slot, and what the graph reads of it ({@code content}; null
+     * for the SAFE graph, which reads the prompt as plain text).
+     */
     public record Warm(
             CompiledGraph graph,
-            ClassifiedPrompt classified,
+            DocumentContent content,
             long compileMicros,
             ExecutionGraph compiledDescriptor) {
         /** Whether the lookup compiled the graph (a miss). */
@@ -128,28 +133,30 @@ public final class SlotGraphs implements AutoCloseable {
     }
 
     /**
-     * The request's graph: warm, or compiled now (a miss, with the descriptor to publish).
+     * The request's graph: warm, or compiled now (a miss, with the descriptor to publish), from
+     * what the classifier decided. The prompt is read and type-checked again only when the decision
+     * was made under other contracts than this slot's (a reload reached the classifier and this
+     * slot at different times): then this slot's contracts decide.
      *
-     * @param safeMode the request goes to the safe graph, which answers any prompt as plain text
-     * @throws IllegalStateException when the prompt does not compile here though it did in the
-     *     classifier (the two read different contracts)
+     * @throws IllegalStateException when the prompt does not compile under this slot's contracts
+     *     though it did under the classifier's
      */
-    public Warm lookup(String prompt, boolean safeMode) {
-        ClassifiedPrompt classified = safeMode ? null : classifier.classify(prompt);
-        if (classified != null && !classified.compiles()) {
-            throw new IllegalStateException(
-                    "The prompt compiled in the classifier but not here: the two operators"
-                            + " read different task contracts");
-        }
+    public Warm lookup(RequestDecision decision, String prompt) {
+        RequestDecision d =
+                decision.contractVersion().equals(contracts.version())
+                        ? decision
+                        : decideAgain(decision, prompt);
         // this slot's hardware completes the id: the same structure has one graph per profile
-        String graphId = safeMode ? compiler.safeGraphId() : compiler.graphId(classified);
+        String graphId = d.safeMode() ? compiler.safeGraphId() : compiler.graphId(d.structure());
         CompiledGraph graph = warm.get(graphId);
         if (graph != null) {
-            return new Warm(graph, classified, 0, null);
+            return new Warm(graph, d.content(), 0, null);
         }
         long start = System.nanoTime();
         ExecutionPlan plan =
-                safeMode ? compiler.compileSafe(safeModeMaxChars()) : compiler.compile(classified);
+                d.safeMode()
+                        ? compiler.compileSafe(safeModeMaxChars())
+                        : compiler.compile(d.structure());
         graph = new CompiledGraph(plan, encoders, prices);
         long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
         ExecutionGraph descriptor =
@@ -161,7 +168,28 @@ public final class SlotGraphs implements AutoCloseable {
                 plan.signature(),
                 compileMicros / 1_000,
                 warm.size());
-        return new Warm(graph, classified, compileMicros, descriptor);
+        return new Warm(graph, d.content(), compileMicros, descriptor);
+    }
+
+    /** The request decided under this slot's contracts; the SAFE graph serves any prompt. */
+    private RequestDecision decideAgain(RequestDecision decision, String prompt) {
+        if (decision.safeMode()) {
+            return decision;
+        }
+        ClassifiedPrompt classified = classifier.classify(prompt);
+        if (!classified.compiles()) {
+            throw new IllegalStateException(
+                    "The prompt compiled under task contracts "
+                            + decision.contractVersion()
+                            + " in the classifier but not under "
+                            + contracts.version()
+                            + " here: the two operators read different task contracts");
+        }
+        LOG.debug(
+                "Request decided under contracts {}, decided again under {}",
+                decision.contractVersion(),
+                contracts.version());
+        return RequestDecision.of(classified, compiler).withEstimate(decision.encodeMillisAlone());
     }
 
     /**

@@ -27,6 +27,28 @@ final class BatchAnswers {
         void costRecord(KernelCostRecord record);
 
         void descriptor(ExecutionGraph descriptor);
+
+        static Out of(
+                java.util.function.Consumer<Reply> replies,
+                java.util.function.Consumer<KernelCostRecord> costRecords,
+                java.util.function.Consumer<ExecutionGraph> descriptors) {
+            return new Out() {
+                @Override
+                public void reply(Reply reply) {
+                    replies.accept(reply);
+                }
+
+                @Override
+                public void costRecord(KernelCostRecord record) {
+                    costRecords.accept(record);
+                }
+
+                @Override
+                public void descriptor(ExecutionGraph descriptor) {
+                    descriptors.accept(descriptor);
+                }
+            };
+        }
     }
 
     private final ReplyAssembler replies;
@@ -90,7 +112,7 @@ final class BatchAnswers {
         ReplyAssembler.Answer answer =
                 replies.ok(in, graph, run, fallbackNote, executeMicros, compileMicros);
         answer.costs().forEach(out::costRecord);
-        metrics.kernels(in.request.getTenantId(), run.nodeRuns());
+        metrics.kernels(in.request().getTenantId(), run.nodeRuns());
         if (answer.pruned()) {
             metrics.prunedRequest();
         }
@@ -112,13 +134,13 @@ final class BatchAnswers {
 
     /** Answers a request FAILED: it is never dropped, and the job keeps going. */
     void failed(RoutedRequest in, String graphId, Throwable e, Out out) {
-        LOG.warn("Request {} on graph {} failed", in.request.getRequestId(), graphId, e);
+        LOG.warn("Request {} on graph {} failed", in.request().getRequestId(), graphId, e);
         reply(in, replies.failed(in, graphId, e), out);
     }
 
     /** Sends a request's reply and counts it. */
     void reply(RoutedRequest in, Reply reply, Out out) {
         out.reply(reply);
-        metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis);
+        metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis());
     }
 }

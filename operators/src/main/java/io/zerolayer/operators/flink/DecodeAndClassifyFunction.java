@@ -1,14 +1,15 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.compiler.CompilableStructure;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
@@ -152,7 +153,7 @@ public class DecodeAndClassifyFunction
     }
 
     /** A structure's estimate, from its plan compiled once for this hardware. */
-    private Estimate estimate(String structureId, ClassifiedPrompt classified) {
+    private Estimate estimate(String structureId, CompilableStructure structure) {
         Estimate known = estimates.get(structureId);
         if (known != null) {
             return known;
@@ -160,9 +161,9 @@ public class DecodeAndClassifyFunction
         Estimate e;
         try {
             io.zerolayer.operators.compiler.ExecutionPlan plan =
-                    classified == null
+                    structure == null
                             ? estimating.compileSafe(safeModeMaxChars)
-                            : estimating.compile(classified);
+                            : estimating.compile(structure);
             e = new Estimate(plan.encodeMillisAlone(), plan.batchSize() > 1);
         } catch (RuntimeException failed) {
             // routed by its request rate alone; the executor reports the error
@@ -222,18 +223,11 @@ public class DecodeAndClassifyFunction
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
-        RoutedRequest routed = new RoutedRequest();
+        RequestDecision decision;
         if (classified.compiles()) {
-            routed.structureId = compiler.graphId(classified);
+            decision = RequestDecision.of(classified, compiler);
         } else if (classified.abnormal() && policy.degrades(request.getTenantId())) {
-            routed.safeMode = true;
-            routed.structureId = compiler.safeGraphId();
-            for (PromptDiagnostic d : classified.diagnostics()) {
-                // served anyway, so the problems are reported as warnings with the answer
-                routed.diagnostics.add(
-                        new Diagnostic(
-                                d.code(), "warning", d.line(), d.column(), d.message(), d.hint()));
-            }
+            decision = RequestDecision.safe(classified, compiler);
         } else {
             classified.diagnostics().stream()
                     .filter(PromptDiagnostic::isError)
@@ -258,19 +252,18 @@ public class DecodeAndClassifyFunction
             rejected.inc();
             return;
         }
-        Estimate estimate = estimate(routed.structureId, routed.safeMode ? null : classified);
-        routed.shardKey =
+        Estimate estimate = estimate(decision.structureId(), decision.structure());
+        decision = decision.withEstimate(estimate.encodeMillis());
+        String shardKey =
                 sharder.shardKey(
-                        routed.structureId,
+                        decision.structureId(),
                         estimate.encodeMillis(),
                         estimate.batches(),
                         receivedAt);
-        routed.request = request;
-        routed.route = route;
-        routed.classifyMicros = classifyMicros;
-        routed.receivedAtMillis = receivedAt;
-        out.collect(routed);
-        if (routed.safeMode) {
+        out.collect(
+                RoutedRequest.routed(
+                        request, route, decision, shardKey, classifyMicros, receivedAt));
+        if (decision.safeMode()) {
             safeMode.inc();
         }
     }

@@ -150,6 +150,18 @@ public final class HotGraphSharder implements Serializable {
         return structureId + "#0";
     }
 
+    /**
+     * Whether the executor subtask {@code task} serves a structure, by its hardware-independent
+     * graph id: whether the structure's home key is in its key groups.
+     */
+    public static boolean ownedBy(String structureId, org.apache.flink.api.common.TaskInfo task) {
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                        homeKey(structureId),
+                        task.getMaxNumberOfParallelSubtasks(),
+                        task.getNumberOfParallelSubtasks())
+                == task.getIndexOfThisSubtask();
+    }
+
     /** The executor slot a shard key is processed in. */
     public int slotOf(String shardKey) {
         return KeyGroupRangeAssignment.assignKeyToParallelOperator(

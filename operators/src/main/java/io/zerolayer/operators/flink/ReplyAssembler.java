@@ -5,6 +5,7 @@ import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.CostRecords;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostTotal;
@@ -61,9 +62,11 @@ final class ReplyAssembler {
             Diagnostic fallbackNote,
             long executeMicros,
             long compileMicros) {
-        AnalysisRequest request = in.request;
-        List<Diagnostic> diagnostics = new ArrayList<>(in.diagnostics);
-        Fidelity fidelity = in.safeMode ? Fidelity.SAFE_MODE : Fidelity.FULL;
+        AnalysisRequest request = in.request();
+        List<Diagnostic> diagnostics =
+                new ArrayList<>(
+                        in.decision().warnings().stream().map(PromptDiagnostic::toAvro).toList());
+        Fidelity fidelity = in.safeMode() ? Fidelity.SAFE_MODE : Fidelity.FULL;
         if (fallbackNote != null) {
             diagnostics.add(fallbackNote);
             fidelity = Fidelity.REDUCED;
@@ -91,7 +94,7 @@ final class ReplyAssembler {
                 new TreeMap<>(request.getAttributes() == null ? Map.of() : request.getAttributes());
         attributes.putAll(run.annotations());
         AnalysisResponse response =
-                Responses.base(request, in.classifyMicros)
+                Responses.base(request, in.classifyMicros())
                         .setGraphId(graph.plan().graphId())
                         .setStatus(ResponseStatus.OK)
                         .setFidelity(fidelity)
@@ -104,8 +107,8 @@ final class ReplyAssembler {
                                 new Timings(
                                         request.getSubmittedAt(),
                                         Instant.now(),
-                                        in.classifyMicros,
-                                        Math.max(in.compileMicros, compileMicros),
+                                        in.classifyMicros(),
+                                        Math.max(in.compileMicros(), compileMicros),
                                         executeMicros))
                         .setCost(
                                 new CostTotal(
@@ -125,36 +128,36 @@ final class ReplyAssembler {
                             hardwareProfile,
                             graph.prices().version()));
         }
-        return new Answer(new Reply(response, in.route), costs, pruned);
+        return new Answer(new Reply(response, in.route()), costs, pruned);
     }
 
     /** A request that failed: never dropped, answered FAILED with the reason. */
     Reply failed(RoutedRequest in, String graphId, Throwable e) {
         return new Reply(
                 Responses.failed(
-                        in.request,
+                        in.request(),
                         graphId,
                         DiagnosticCodes.EXECUTION_FAILED,
                         "Execution failed: " + e.getMessage(),
-                        in.classifyMicros),
-                in.route);
+                        in.classifyMicros()),
+                in.route());
     }
 
     /**
      * The FAILED reply of a request whose deadline passed at {@code now}, or null if it has not.
      */
     Reply deadlinePassed(RoutedRequest in, Instant now) {
-        Instant deadline = in.request.getDeadline();
+        Instant deadline = in.request().getDeadline();
         if (deadline == null || !now.isAfter(deadline)) {
             return null;
         }
         return new Reply(
                 Responses.failed(
-                        in.request,
+                        in.request(),
                         null,
                         DiagnosticCodes.DEADLINE_PASSED,
                         "Deadline " + deadline + " passed before the request ran",
-                        in.classifyMicros),
-                in.route);
+                        in.classifyMicros()),
+                in.route());
     }
 }

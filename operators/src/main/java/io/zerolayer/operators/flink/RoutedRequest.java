@@ -1,39 +1,67 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.Diagnostic;
-import java.util.ArrayList;
-import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
-/** A decoded, classified request on its way to the executor that owns its graph id. */
-public class RoutedRequest {
-    public AnalysisRequest request;
+/**
+ * A decoded request with what the classifier decided of it, on its way to the executor slot that
+ * owns its graph. Immutable: the executor adds its own marks by {@link #queued}, making a new one.
+ * Serialized by {@link RoutedRequestSerializer}, compactly: a request's text runs cross as spans of
+ * its prompt, which the record carries once.
+ *
+ * @param decision its graph, contracts, structure, content and estimate ({@link RequestDecision})
+ * @param shardKey what the executor is keyed by: the structure id plus a shard salt ({@link
+ *     HotGraphSharder})
+ * @param classifyMicros how long reading and type-checking it took
+ * @param receivedAtMillis wall clock when the record was decoded, for end-to-end latency
+ * @param queuedAtMillis wall clock when the executor queued it for its micro-batch (0 if it ran at
+ *     once)
+ * @param compileMicros time the executor spent compiling its graph when it arrived (0: warm)
+ */
+@TypeInfo(RoutedRequestSerializer.TypeInfoFactory.class)
+public record RoutedRequest(
+        AnalysisRequest request,
+        ReplyRoute route,
+        RequestDecision decision,
+        String shardKey,
+        long classifyMicros,
+        long receivedAtMillis,
+        long queuedAtMillis,
+        long compileMicros) {
 
-    /**
-     * Hash of the structure and contracts, without hardware: what routing is keyed on. The executor
-     * adds its slot's hardware profile to get the graph id it compiles and reports.
-     */
-    public String structureId;
+    /** A request as the classifier routes it, not yet queued. */
+    public static RoutedRequest routed(
+            AnalysisRequest request,
+            ReplyRoute route,
+            RequestDecision decision,
+            String shardKey,
+            long classifyMicros,
+            long receivedAtMillis) {
+        return new RoutedRequest(
+                request, route, decision, shardKey, classifyMicros, receivedAtMillis, 0, 0);
+    }
 
-    /** What the executor is keyed by: the structure id plus a shard salt (see HotGraphSharder). */
-    public String shardKey;
+    /** This request as the executor queued it at {@code atMillis}, its graph compiled in that. */
+    public RoutedRequest queued(long atMillis, long compileMicrosOnArrival) {
+        return new RoutedRequest(
+                request,
+                route,
+                decision,
+                shardKey,
+                classifyMicros,
+                receivedAtMillis,
+                atMillis,
+                compileMicrosOnArrival);
+    }
 
-    public ReplyRoute route;
-    public long classifyMicros;
+    /** The graph id without hardware: what routing is keyed on. */
+    public String structureId() {
+        return decision.structureId();
+    }
 
-    /** Wall clock when the record was decoded, for end-to-end latency. */
-    public long receivedAtMillis;
-
-    /** Wall clock when the executor queued it for its micro-batch (0 if it ran at once). */
-    public long queuedAtMillis;
-
-    /** Time the executor spent compiling its graph when it arrived (0: the graph was warm). */
-    public long compileMicros;
-
-    /** Served by the SAFE graph because its structure is abnormal; {@link #diagnostics} say why. */
-    public boolean safeMode;
-
-    public List<Diagnostic> diagnostics = new ArrayList<>();
-
-    public RoutedRequest() {}
+    /** Served by the SAFE graph because its structure is abnormal; the warnings say why. */
+    public boolean safeMode() {
+        return decision.safeMode();
+    }
 }

@@ -28,6 +28,17 @@ final class TaskManagerHardware {
 
     private TaskManagerHardware() {}
 
+    /** The configuration a task's TaskManager started with (its config.yaml); empty where none. */
+    static Configuration configuration(
+            org.apache.flink.api.common.functions.RuntimeContext context) {
+        if (context
+                instanceof
+                org.apache.flink.streaming.api.operators.StreamingRuntimeContext streaming) {
+            return streaming.getTaskManagerRuntimeInfo().getConfiguration();
+        }
+        return new Configuration();
+    }
+
     /**
      * @param taskManager the TaskManager's own configuration
      * @param jobSetting the job's hardware-profile setting ({@code auto} or a profile id)

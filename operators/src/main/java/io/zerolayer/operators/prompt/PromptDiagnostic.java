@@ -18,6 +18,11 @@ public record PromptDiagnostic(
         return "error".equals(severity);
     }
 
+    /** The same problem as a warning: reported with an answer that was served anyway. */
+    public PromptDiagnostic asWarning() {
+        return new PromptDiagnostic(code, "warning", line, column, message, hint);
+    }
+
     public Diagnostic toAvro() {
         return new Diagnostic(code, severity, line, column, message, hint);
     }

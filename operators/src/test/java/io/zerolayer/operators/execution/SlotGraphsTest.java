@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
+import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.warmup.PrecompileList;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +28,20 @@ class SlotGraphsTest {
                     + "<ticket>It broke on Monday.</ticket>";
 
     private SlotGraphs graphs;
+
+    /** What the classifier decides of a prompt that compiles under the built-in contracts. */
+    private static RequestDecision decided(String prompt) {
+        return RequestDecision.of(new StructureClassifier().classify(prompt), ROUTING);
+    }
+
+    private static final GraphCompiler ROUTING =
+            new GraphCompiler(
+                    GraphIdentity.current(
+                            TaskContracts.builtIn().version(), GraphIdentity.ANY_HARDWARE));
+
+    private SlotGraphs.Warm lookup(String prompt) {
+        return graphs.lookup(decided(prompt), prompt);
+    }
 
     @BeforeEach
     void open() {
@@ -44,7 +62,7 @@ class SlotGraphsTest {
 
     @Test
     void aGraphIsCompiledOnItsFirstRequestAndWarmAfter() {
-        SlotGraphs.Warm first = graphs.lookup(TICKET, false);
+        SlotGraphs.Warm first = lookup(TICKET);
         assertThat(first.compiled()).isTrue();
         assertThat(first.compileMicros()).isPositive();
         assertThat(first.compiledDescriptor().getGraphId())
@@ -53,12 +71,17 @@ class SlotGraphsTest {
                 .isEqualTo(graphs.hardwareProfile())
                 .startsWith("cpu-generic@");
 
-        SlotGraphs.Warm again = graphs.lookup(TICKET, false);
+        SlotGraphs.Warm again = lookup(TICKET);
         assertThat(again.compiled()).isFalse();
         assertThat(again.graph()).isSameAs(first.graph());
         assertThat(graphs.graphIds()).containsExactly(first.graph().plan().graphId());
 
-        SlotGraphs.Warm safe = graphs.lookup("anything <at all", true);
+        String abnormal = "<task:summarize><a><b>";
+        SlotGraphs.Warm safe =
+                graphs.lookup(
+                        RequestDecision.safe(new StructureClassifier().classify(abnormal), ROUTING),
+                        abnormal);
+        assertThat(safe.content()).as("the SAFE graph reads the prompt as plain text").isNull();
         assertThat(safe.graph().plan().task()).isNotEqualTo(first.graph().plan().task());
         assertThat(graphs.size()).isEqualTo(2);
     }
@@ -78,19 +101,49 @@ class SlotGraphsTest {
 
         String ticketOwner = asked.get(0);
         assertThat(graphs.precompile(list, null, ticketOwner::equals)).isEqualTo(1);
-        assertThat(graphs.lookup(TICKET, false).compiled()).as("warm from precompile").isFalse();
-        assertThat(graphs.lookup(QUESTION, false).compiled()).isTrue();
+        assertThat(lookup(TICKET).compiled()).as("warm from precompile").isFalse();
+        assertThat(lookup(QUESTION).compiled()).isTrue();
     }
 
     @Test
     void newContractsAndClearCacheDropWarmGraphs() {
-        graphs.lookup(TICKET, false);
+        lookup(TICKET);
         graphs.clear();
         assertThat(graphs.size()).isZero();
-        graphs.lookup(TICKET, false);
+        lookup(TICKET);
         graphs.use(TaskContracts.builtIn());
         assertThat(graphs.size()).isZero();
-        assertThatThrownBy(() -> graphs.lookup("<task:nope>", false))
+        assertThat(lookup(TICKET).compiled()).isTrue();
+    }
+
+    @Test
+    void aDecisionIsTrustedUnderItsContractsAndMadeAgainUnderOthers() {
+        SlotGraphs.Warm decided = lookup(TICKET);
+        assertThat(decided.content().scopes()).containsKey("body");
+
+        // decided under contracts this slot does not have: its graph is looked up by what this
+        // slot decides of the prompt, not by what the decision says
+        RequestDecision stale = decided(TICKET);
+        RequestDecision older =
+                new RequestDecision(
+                        stale.structureId(),
+                        "older-contracts",
+                        stale.structure(),
+                        stale.content(),
+                        stale.warnings(),
+                        0);
+        assertThat(graphs.lookup(older, TICKET).graph()).isSameAs(decided.graph());
+
+        // a prompt that no longer compiles under this slot's contracts fails, with why
+        RequestDecision wrong =
+                new RequestDecision(
+                        stale.structureId(),
+                        "older-contracts",
+                        stale.structure(),
+                        stale.content(),
+                        stale.warnings(),
+                        0);
+        assertThatThrownBy(() -> graphs.lookup(wrong, "<task:nope>"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("different task contracts");
     }

@@ -2,6 +2,7 @@ package io.zerolayer.operators.execution;
 
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 
@@ -21,6 +22,14 @@ public final class TicketGraph implements AutoCloseable {
                     new GraphCompiler(GraphIdentity.current("ticket-test", "cpu-generic"))
                             .compile(classified),
                     encoders);
+
+    /** What the classifier decides of the ticket. */
+    public RequestDecision decision() {
+        return RequestDecision.of(
+                classified,
+                new GraphCompiler(
+                        GraphIdentity.current("ticket-test", GraphIdentity.ANY_HARDWARE)));
+    }
 
     /** The ticket as a batch input. */
     public CompiledGraph.BatchInput input() {

@@ -70,16 +70,19 @@ class BatchAnswersTest {
     private static List<RoutedRequest> requests(String... ids) {
         List<RoutedRequest> out = new ArrayList<>();
         for (String id : ids) {
-            RoutedRequest in = new RoutedRequest();
-            in.request =
-                    AnalysisRequest.newBuilder()
-                            .setRequestId(id)
-                            .setTenantId("acme")
-                            .setPrompt("p")
-                            .setSubmittedAt(Instant.EPOCH)
-                            .build();
-            in.route = new ReplyRoute();
-            out.add(in);
+            out.add(
+                    RoutedRequest.routed(
+                            AnalysisRequest.newBuilder()
+                                    .setRequestId(id)
+                                    .setTenantId("acme")
+                                    .setPrompt("p")
+                                    .setSubmittedAt(Instant.EPOCH)
+                                    .build(),
+                            new ReplyRoute(),
+                            ticket.decision(),
+                            "g#0",
+                            0,
+                            0));
         }
         return out;
     }

@@ -27,7 +27,8 @@ class ExecutorOnInferenceThreadTest {
             new ExecutionSettings(2, 60_000, 0, 0, false);
 
     private static GraphExecutorFunction executor(ExecutionSettings settings) {
-        return MicroBatchingTest.executor(settings).withInferenceThread(true);
+        return new GraphExecutorFunction(
+                MicroBatchingTest.setup(settings).withInferenceThread(true));
     }
 
     /** Moves the harness's clock on a millisecond at a time until it has emitted {@code n}. */
@@ -137,7 +138,7 @@ class ExecutorOnInferenceThreadTest {
             List<String> all = pollUntilAnswered(h, bound + 2);
             assertThat(all)
                     .containsExactlyElementsOf(
-                            in.stream().map(r -> r.request.getRequestId()).toList());
+                            in.stream().map(r -> r.request().getRequestId()).toList());
         }
     }
 }

@@ -2,8 +2,13 @@ package io.zerolayer.operators.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ExecutionGraph;
@@ -49,15 +54,11 @@ class FlinkFunctionsTest {
 
     static GraphExecutorFunction executor(int capacity) {
         return new GraphExecutorFunction(
-                CONTRACTS,
-                null,
-                "cpu-generic",
-                null,
-                new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
-                1,
-                PrecompileList.NONE,
-                null,
-                ONE_AT_A_TIME);
+                ExecutorSetup.of(
+                        CONTRACTS,
+                        "cpu-generic",
+                        new WarmGraphCache.Bounds(capacity, 64 << 20, 3_600_000),
+                        ONE_AT_A_TIME));
     }
 
     /** Requests run as they come: for tests of everything but micro-batching. */
@@ -66,7 +67,7 @@ class FlinkFunctionsTest {
     static KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>
             executorHarness(GraphExecutorFunction fn) throws Exception {
         return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                fn, r -> r.shardKey, Types.STRING, ControlCommand.STATE);
+                fn, r -> r.shardKey(), Types.STRING, ControlCommand.STATE);
     }
 
     static final SingleObjectCodec<AnalysisRequest> CODEC =
@@ -111,8 +112,8 @@ class FlinkFunctionsTest {
             java.util.function.Function<String, java.util.Set<String>> keysOf =
                     prefix ->
                             h.extractOutputValues().stream()
-                                    .filter(r -> r.request.getRequestId().startsWith(prefix))
-                                    .map(r -> r.shardKey)
+                                    .filter(r -> r.request().getRequestId().startsWith(prefix))
+                                    .map(r -> r.shardKey())
                                     .collect(java.util.stream.Collectors.toSet());
             // the long documents' estimated encode time adds up to more than half a slot
             assertThat(keysOf.apply("long-")).hasSize(2);
@@ -143,14 +144,17 @@ class FlinkFunctionsTest {
                     0);
 
             List<RoutedRequest> routed = h.extractOutputValues();
-            assertThat(routed).extracting(r -> r.request.getRequestId()).containsExactly("ok", "j");
+            assertThat(routed)
+                    .extracting(r -> r.request().getRequestId())
+                    .containsExactly("ok", "j");
             RoutedRequest ok = routed.get(0);
-            assertThat(ok.structureId).hasSize(64);
-            assertThat(new String(ok.route.correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
-            assertThat(ok.route.replyTopic).isEqualTo("replies.mine");
-            assertThat(routed.get(1).route.json).isTrue();
-            assertThat(routed.get(1).structureId)
-                    .isEqualTo(ok.structureId); // same structure, JSON or Avro
+            assertThat(ok.structureId()).hasSize(64);
+            assertThat(new String(ok.route().correlationId, StandardCharsets.UTF_8))
+                    .isEqualTo("c-1");
+            assertThat(ok.route().replyTopic).isEqualTo("replies.mine");
+            assertThat(routed.get(1).route().json).isTrue();
+            assertThat(routed.get(1).structureId())
+                    .isEqualTo(ok.structureId()); // same structure, JSON or Avro
 
             List<Reply> rejections =
                     h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
@@ -308,12 +312,21 @@ class FlinkFunctionsTest {
 
     @Test
     void aRequestPastItsDeadlineIsAnsweredFailedNotDropped() throws Exception {
-        RoutedRequest in = new RoutedRequest();
-        in.request = request("late", "<task:embed> x");
-        in.request.setDeadline(Instant.now().minusSeconds(1));
-        in.structureId = "g";
-        in.shardKey = "g#0";
-        in.route = new ReplyRoute();
+        AnalysisRequest late = request("late", "<task:embed> x");
+        late.setDeadline(Instant.now().minusSeconds(1));
+        RoutedRequest in =
+                RoutedRequest.routed(
+                        late,
+                        new ReplyRoute(),
+                        RequestDecision.of(
+                                new StructureClassifier().classify(late.getPrompt()),
+                                new GraphCompiler(
+                                        GraphIdentity.current(
+                                                TaskContracts.builtIn().version(),
+                                                GraphIdentity.ANY_HARDWARE))),
+                        "g#0",
+                        0,
+                        0);
         try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
                 executorHarness(executor(4))) {
             h.processElement(in, 0);
@@ -352,13 +365,13 @@ class FlinkFunctionsTest {
                             .toList();
         }
         assertThat(routed)
-                .extracting(r -> r.request.getRequestId())
+                .extracting(r -> r.request().getRequestId())
                 .containsExactly("deep", "blink");
-        assertThat(routed).allSatisfy(r -> assertThat(r.safeMode).isTrue());
-        assertThat(routed.get(0).structureId)
-                .isEqualTo(routed.get(1).structureId); // one SAFE graph
-        assertThat(routed.get(0).diagnostics)
-                .extracting(d -> d.getCode() + "/" + d.getSeverity())
+        assertThat(routed).allSatisfy(r -> assertThat(r.safeMode()).isTrue());
+        assertThat(routed.get(0).structureId())
+                .isEqualTo(routed.get(1).structureId()); // one SAFE graph
+        assertThat(routed.get(0).decision().warnings())
+                .extracting(d -> d.code() + "/" + d.severity())
                 .containsExactly("ZL040/warning");
         assertThat(rejections)
                 .singleElement()
@@ -440,7 +453,7 @@ class FlinkFunctionsTest {
                             .toList();
             assertThat(rejected).containsExactly("digest-before", "digest-still-unknown");
             RoutedRequest digest = classify.extractOutputValues().get(1);
-            assertThat(digest.request.getRequestId()).isEqualTo("digest-after");
+            assertThat(digest.request().getRequestId()).isEqualTo("digest-after");
             h.processElement(digest, 0);
             Reply answered = h.extractOutputValues().get(2);
             assertThat(answered.response.getStatus()).isEqualTo(ResponseStatus.OK);
@@ -472,15 +485,12 @@ class FlinkFunctionsTest {
                                 new PrecompileList.Structure("broken", "<task:nope> x")));
         GraphExecutorFunction fn =
                 new GraphExecutorFunction(
-                        CONTRACTS,
-                        null,
-                        "cpu-generic",
-                        null,
-                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
-                        1,
-                        list,
-                        null,
-                        ONE_AT_A_TIME);
+                        ExecutorSetup.of(
+                                        CONTRACTS,
+                                        "cpu-generic",
+                                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                                        ONE_AT_A_TIME)
+                                .withPrecompile(list));
         try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
                         classifierHarness();
                 KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.execution.WarmGraphCache;
-import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -35,15 +34,14 @@ class MicroBatchingTest {
             SingleObjectCodec.of(AnalysisRequest.class);
 
     static GraphExecutorFunction executor(ExecutionSettings settings) {
-        return new GraphExecutorFunction(
+        return new GraphExecutorFunction(setup(settings));
+    }
+
+    static ExecutorSetup setup(ExecutionSettings settings) {
+        return ExecutorSetup.of(
                 CONTRACTS,
-                null,
                 "cpu-generic",
-                null,
                 new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
-                1,
-                PrecompileList.NONE,
-                null,
                 settings);
     }
 
@@ -62,7 +60,7 @@ class MicroBatchingTest {
             }
             out.addAll(classify.extractOutputValues());
         }
-        assertThat(out).extracting(r -> r.shardKey).containsOnly(out.get(0).shardKey);
+        assertThat(out).extracting(r -> r.shardKey()).containsOnly(out.get(0).shardKey());
         return out;
     }
 
@@ -79,7 +77,7 @@ class MicroBatchingTest {
         var h =
                 new KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply>(
                         new CoBroadcastWithKeyedOperator<>(executor, List.of(ControlCommand.STATE)),
-                        r -> r.shardKey,
+                        r -> r.shardKey(),
                         Types.STRING,
                         1, // as ProcessFunctionTestHarnesses builds it: one key group
                         1,

@@ -63,7 +63,7 @@ class RecordErrorBoundaryTest {
             h.processElement(raw(CODEC.encode(request("fine", "<task:embed> x"))), 0);
 
             assertThat(h.extractOutputValues())
-                    .extracting(r -> r.request.getRequestId())
+                    .extracting(r -> r.request().getRequestId())
                     .containsExactly("fine");
             assertThat(deadLetters(h))
                     .extracting(d -> d.exceptionMessage)
@@ -115,7 +115,7 @@ class RecordErrorBoundaryTest {
                     0);
 
             assertThat(h.extractOutputValues())
-                    .extracting(r -> r.request.getRequestId() + "→" + r.route.replyTopic)
+                    .extracting(r -> r.request().getRequestId() + "→" + r.route().replyTopic)
                     .containsExactly("allowed→replies.team-a", "default→responses");
             List<DeadLetter> dead = deadLetters(h);
             assertThat(dead).hasSize(refused.size());

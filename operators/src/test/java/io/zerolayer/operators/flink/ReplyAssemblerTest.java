@@ -2,11 +2,15 @@ package io.zerolayer.operators.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.GraphRun;
 import io.zerolayer.operators.execution.TicketGraph;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.Diagnostic;
 import io.zerolayer.schemas.Fidelity;
@@ -41,18 +45,23 @@ class ReplyAssemblerTest {
     }
 
     private static RoutedRequest request() {
-        RoutedRequest in = new RoutedRequest();
-        in.request =
+        return request(ticket.decision());
+    }
+
+    private static RoutedRequest request(RequestDecision decision) {
+        return RoutedRequest.routed(
                 AnalysisRequest.newBuilder()
                         .setRequestId("r-1")
                         .setTenantId("acme")
                         .setPrompt(PROMPT)
                         .setSubmittedAt(Instant.parse("2026-12-05T00:00:00Z"))
                         .setAttributes(Map.of("ticket", "42"))
-                        .build();
-        in.route = new ReplyRoute();
-        in.classifyMicros = 70;
-        return in;
+                        .build(),
+                new ReplyRoute(),
+                decision,
+                "g#0",
+                70,
+                0);
     }
 
     private static GraphRun run(boolean prune) {
@@ -106,8 +115,12 @@ class ReplyAssemblerTest {
                             assertThat(d.getMessage()).contains("12% free").contains("20%");
                         });
 
-        RoutedRequest safe = request();
-        safe.safeMode = true;
+        RoutedRequest safe =
+                request(
+                        RequestDecision.safe(
+                                new StructureClassifier().classify("<task:summarize><a><b>"),
+                                new GraphCompiler(
+                                        GraphIdentity.current("t", GraphIdentity.ANY_HARDWARE))));
         assertThat(assembler.ok(safe, graph, run(false), null, 1, 0).reply().response.getFidelity())
                 .isEqualTo(Fidelity.SAFE_MODE);
     }
@@ -121,7 +134,7 @@ class ReplyAssemblerTest {
         assertThat(failed.getDiagnostics().get(0).getMessage()).contains("boom");
 
         RoutedRequest late = request();
-        late.request.setDeadline(Instant.parse("2026-12-05T00:00:01Z"));
+        late.request().setDeadline(Instant.parse("2026-12-05T00:00:01Z"));
         assertThat(assembler.deadlinePassed(late, Instant.parse("2026-12-05T00:00:01Z"))).isNull();
         var passed = assembler.deadlinePassed(late, Instant.parse("2026-12-05T00:00:02Z"));
         assertThat(passed.response.getDiagnostics().get(0).getCode())

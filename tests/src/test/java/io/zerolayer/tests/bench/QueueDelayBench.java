@@ -6,12 +6,12 @@ import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.ExecutionSettings;
+import io.zerolayer.operators.flink.ExecutorSetup;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.HotGraphSharder;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.RoutedRequest;
-import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
@@ -57,19 +57,15 @@ public final class QueueDelayBench {
             throws Exception {
         GraphExecutorFunction executor =
                 new GraphExecutorFunction(
-                        TaskContracts.builtIn().source(),
-                        null,
-                        "auto",
-                        null,
-                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
-                        1,
-                        PrecompileList.NONE,
-                        null,
-                        settings);
+                        ExecutorSetup.of(
+                                TaskContracts.builtIn().source(),
+                                "auto",
+                                new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                                settings));
         List<Double> millis = new ArrayList<>();
         try (KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
                 ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                        executor, r -> r.shardKey, Types.STRING, ControlCommand.STATE)) {
+                        executor, r -> r.shardKey(), Types.STRING, ControlCommand.STATE)) {
             for (int i = 0; i < routed.size(); i++) {
                 int before = h.extractOutputValues().size();
                 long start = System.nanoTime();

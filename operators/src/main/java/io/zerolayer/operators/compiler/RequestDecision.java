@@ -1,0 +1,77 @@
+package io.zerolayer.operators.compiler;
+
+import io.zerolayer.operators.prompt.PromptDiagnostic;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.DocumentContent;
+import java.util.List;
+
+/**
+ * What the classifier decided of a request, once, for the executor slot that runs it: the graph it
+ * belongs to, under which contracts, what that graph is compiled from, what its prompt gives the
+ * graph to read, and the plan's estimate that routed it. The executor looks the graph up (or
+ * compiles it for its slot's hardware) from this alone; it reads and type-checks the prompt again
+ * only when its contracts are not the ones this was decided under (a reload reached one operator
+ * before the other).
+ *
+ * @param structureId the graph id without hardware: what requests are routed by
+ * @param contractVersion the version of the task contracts it was type-checked against
+ * @param structure what its graph is compiled from; null when the SAFE graph serves it
+ * @param content what its graph reads; null for the SAFE graph, which reads the prompt as plain
+ *     text
+ * @param warnings why the SAFE graph serves it (its structure's errors, reported as warnings with
+ *     the answer); empty otherwise
+ * @param encodeMillisAlone the plan's estimate of its encode time alone on the classifier's slot
+ *     hardware; 0 when unknown
+ */
+public record RequestDecision(
+        String structureId,
+        String contractVersion,
+        CompilableStructure structure,
+        DocumentContent content,
+        List<PromptDiagnostic> warnings,
+        long encodeMillisAlone) {
+
+    public RequestDecision {
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * The decision for a prompt that compiles, routed by its graph id from {@code routing} (a
+     * compiler for any hardware); the estimate is added by {@link #withEstimate}.
+     */
+    public static RequestDecision of(ClassifiedPrompt classified, GraphCompiler routing) {
+        CompilableStructure structure = CompilableStructure.of(classified);
+        return new RequestDecision(
+                routing.graphId(structure),
+                routing.identity().contractVersion(),
+                structure,
+                DocumentContent.of(classified.parsed()),
+                List.of(),
+                0);
+    }
+
+    /**
+     * The decision to serve an abnormal prompt by the SAFE graph: its errors go with the answer as
+     * warnings.
+     */
+    public static RequestDecision safe(ClassifiedPrompt classified, GraphCompiler routing) {
+        return new RequestDecision(
+                routing.safeGraphId(),
+                routing.identity().contractVersion(),
+                null,
+                null,
+                classified.diagnostics().stream().map(PromptDiagnostic::asWarning).toList(),
+                0);
+    }
+
+    /** This decision with the plan's estimate of its encode time alone, in milliseconds. */
+    public RequestDecision withEstimate(long encodeMillis) {
+        return new RequestDecision(
+                structureId, contractVersion, structure, content, warnings, encodeMillis);
+    }
+
+    /** Whether the SAFE graph serves it: its structure is abnormal and its tenant degrades. */
+    public boolean safeMode() {
+        return structure == null;
+    }
+}

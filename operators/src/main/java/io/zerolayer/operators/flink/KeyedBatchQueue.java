@@ -1,0 +1,135 @@
+package io.zerolayer.operators.flink;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+
+/**
+ * A key's micro-batch in Flink keyed state: the requests waiting for it in arrival order, those of
+ * its batch on the inference thread until their replies are out, and when its flush and poll timers
+ * fire. Being state, every checkpoint holds each request not yet answered. The state names are
+ * those of earlier versions, so their checkpoints restore.
+ */
+final class KeyedBatchQueue {
+    private static final ListStateDescriptor<RoutedRequest> QUEUE =
+            new ListStateDescriptor<>("batch-queue", RoutedRequest.class);
+
+    /** How many requests {@link #QUEUE} holds (null: none). */
+    private static final ValueStateDescriptor<Integer> QUEUED =
+            new ValueStateDescriptor<>("batch-queued", Integer.class);
+
+    private static final ValueStateDescriptor<Long> FLUSH_AT =
+            new ValueStateDescriptor<>("batch-flush-at", Long.class);
+
+    /** The most requests the queue's next batch takes: the batch size of its graph. */
+    private static final ValueStateDescriptor<Integer> BATCH_LIMIT =
+            new ValueStateDescriptor<>("batch-limit", Integer.class);
+
+    /** Requests of this key whose batch is on the inference thread, until their replies are out. */
+    static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
+            new ListStateDescriptor<>("batch-in-flight", RoutedRequest.class);
+
+    private static final ValueStateDescriptor<Long> POLL_AT =
+            new ValueStateDescriptor<>("batch-poll-at", Long.class);
+
+    private final ListState<RoutedRequest> queue;
+    private final ValueState<Integer> queued;
+    private final ValueState<Long> flushAt;
+    private final ValueState<Integer> batchLimit;
+    private final ListState<RoutedRequest> inFlight;
+    private final ValueState<Long> pollAt;
+
+    KeyedBatchQueue(RuntimeContext context) {
+        queue = context.getListState(QUEUE);
+        queued = context.getState(QUEUED);
+        flushAt = context.getState(FLUSH_AT);
+        batchLimit = context.getState(BATCH_LIMIT);
+        inFlight = context.getListState(IN_FLIGHT);
+        pollAt = context.getState(POLL_AT);
+    }
+
+    /** Requests of the current key waiting for their batch. */
+    int waiting() throws Exception {
+        Integer n = queued.value();
+        return n == null ? 0 : n;
+    }
+
+    /** Queues a request for a batch of at most {@code batchSize}. */
+    void add(RoutedRequest in, int batchSize) throws Exception {
+        int before = waiting();
+        queue.add(in);
+        queued.update(before + 1);
+        batchLimit.update(batchSize);
+    }
+
+    /** Takes the next batch off the queue: up to its batch size, in arrival order. */
+    List<RoutedRequest> takeBatch() throws Exception {
+        List<RoutedRequest> all = new ArrayList<>();
+        for (RoutedRequest r : queue.get()) {
+            all.add(r);
+        }
+        int take = MicroBatchPolicy.take(all.size(), batchLimit.value());
+        List<RoutedRequest> rest = all.subList(take, all.size());
+        if (rest.isEmpty()) {
+            queue.clear();
+            queued.clear();
+            batchLimit.clear();
+        } else {
+            queue.update(new ArrayList<>(rest));
+            queued.update(rest.size());
+        }
+        return new ArrayList<>(all.subList(0, take));
+    }
+
+    /** Keeps a batch's requests while it runs on the inference thread. */
+    void holdInFlight(List<RoutedRequest> running) throws Exception {
+        inFlight.update(running);
+    }
+
+    /** The requests a restore left in flight (their batch ran at the checkpoint), released. */
+    List<RoutedRequest> takeInFlight() throws Exception {
+        List<RoutedRequest> held = new ArrayList<>();
+        for (RoutedRequest r : inFlight.get()) {
+            held.add(r);
+        }
+        if (!held.isEmpty()) {
+            inFlight.clear();
+        }
+        return held;
+    }
+
+    /** Releases the running batch's requests: their replies are out. */
+    void releaseInFlight() {
+        inFlight.clear();
+    }
+
+    /** When the queue's flush timer fires; null when none is set. */
+    Long flushAt() throws Exception {
+        return flushAt.value();
+    }
+
+    void flushAt(Long at) throws Exception {
+        if (at == null) {
+            flushAt.clear();
+        } else {
+            flushAt.update(at);
+        }
+    }
+
+    /** When the task thread next looks whether the running batch is done; null when it does not. */
+    Long pollAt() throws Exception {
+        return pollAt.value();
+    }
+
+    void pollAt(Long at) throws Exception {
+        if (at == null) {
+            pollAt.clear();
+        } else {
+            pollAt.update(at);
+        }
+    }
+}

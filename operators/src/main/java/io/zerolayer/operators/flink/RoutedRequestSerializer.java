@@ -1,0 +1,406 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.operators.compiler.CompilableStructure;
+import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.compiler.StructureWorkload;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
+import io.zerolayer.operators.structure.DocumentContent;
+import io.zerolayer.operators.structure.StructureSignature;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * Writes a {@link RoutedRequest} between the classifier and the executor and into the executor's
+ * queue state: the request as Avro single-object bytes (so a request written by an older schema
+ * still reads), the decision field by field, and each text run of its content as a span of the
+ * prompt instead of a second copy of its text. Hand-written because Flink's POJO serializer would
+ * hand the decision's lists and maps to Kryo, which neither reads them fast nor promises to read
+ * them after an upgrade; this format is versioned by its {@link Snapshot}.
+ */
+public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest> {
+    private static final long serialVersionUID = 1L;
+
+    /** A run whose text is not the prompt's span at its offset (never expected): text follows. */
+    private static final int TEXT_FOLLOWS = -1;
+
+    private transient SingleObjectCodec<AnalysisRequest> codec;
+
+    private SingleObjectCodec<AnalysisRequest> codec() {
+        if (codec == null) {
+            codec = SingleObjectCodec.of(AnalysisRequest.class);
+        }
+        return codec;
+    }
+
+    @Override
+    public boolean isImmutableType() {
+        return false; // its request and route are mutable Avro and POJO objects
+    }
+
+    @Override
+    public TypeSerializer<RoutedRequest> duplicate() {
+        return new RoutedRequestSerializer(); // the codec's encoder is not thread-safe
+    }
+
+    @Override
+    public RoutedRequest createInstance() {
+        return null;
+    }
+
+    /** The request and route are copied; the decision is immutable and shared. */
+    @Override
+    public RoutedRequest copy(RoutedRequest from) {
+        ReplyRoute route = new ReplyRoute();
+        route.replyTopic = from.route().replyTopic;
+        route.correlationId =
+                from.route().correlationId == null ? null : from.route().correlationId.clone();
+        route.sourceTopic = from.route().sourceTopic;
+        route.sourcePartition = from.route().sourcePartition;
+        route.sourceOffset = from.route().sourceOffset;
+        route.json = from.route().json;
+        return new RoutedRequest(
+                AnalysisRequest.newBuilder(from.request()).build(),
+                route,
+                from.decision(),
+                from.shardKey(),
+                from.classifyMicros(),
+                from.receivedAtMillis(),
+                from.queuedAtMillis(),
+                from.compileMicros());
+    }
+
+    @Override
+    public RoutedRequest copy(RoutedRequest from, RoutedRequest reuse) {
+        return copy(from);
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(RoutedRequest r, DataOutputView out) throws IOException {
+        byte[] request = codec().encode(r.request());
+        out.writeInt(request.length);
+        out.write(request);
+        ReplyRoute route = r.route();
+        StringValue.writeString(route.replyTopic, out);
+        out.writeBoolean(route.correlationId != null);
+        if (route.correlationId != null) {
+            out.writeInt(route.correlationId.length);
+            out.write(route.correlationId);
+        }
+        StringValue.writeString(route.sourceTopic, out);
+        out.writeInt(route.sourcePartition);
+        out.writeLong(route.sourceOffset);
+        out.writeBoolean(route.json);
+        StringValue.writeString(r.shardKey(), out);
+        out.writeLong(r.classifyMicros());
+        out.writeLong(r.receivedAtMillis());
+        out.writeLong(r.queuedAtMillis());
+        out.writeLong(r.compileMicros());
+        writeDecision(r.decision(), r.request().getPrompt(), out);
+    }
+
+    private static void writeDecision(RequestDecision d, String prompt, DataOutputView out)
+            throws IOException {
+        StringValue.writeString(d.structureId(), out);
+        StringValue.writeString(d.contractVersion(), out);
+        out.writeLong(d.encodeMillisAlone());
+        out.writeInt(d.warnings().size());
+        for (PromptDiagnostic w : d.warnings()) {
+            StringValue.writeString(w.code(), out);
+            StringValue.writeString(w.severity(), out);
+            out.writeInt(w.line());
+            out.writeInt(w.column());
+            StringValue.writeString(w.message(), out);
+            StringValue.writeString(w.hint(), out);
+        }
+        CompilableStructure s = d.structure();
+        out.writeBoolean(s != null);
+        if (s != null) {
+            StringValue.writeString(s.signature().canonical(), out);
+            StringValue.writeString(s.task(), out);
+            StringValue.writeString(s.decoder(), out);
+            StringValue.writeString(s.outputFormat(), out);
+            StructureWorkload w = s.workload();
+            out.writeInt(w.scopeTokens().size());
+            for (Map.Entry<String, Double> e : w.scopeTokens().entrySet()) {
+                StringValue.writeString(e.getKey(), out);
+                out.writeDouble(e.getValue());
+            }
+            out.writeInt(w.textRuns());
+            out.writeInt(w.querySequences());
+            StringValue.writeString(w.strategy(), out);
+        }
+        DocumentContent c = d.content();
+        out.writeBoolean(c != null);
+        if (c != null) {
+            out.writeInt(c.scopes().size());
+            for (Map.Entry<String, List<DocumentContent.TextRun>> scope : c.scopes().entrySet()) {
+                StringValue.writeString(scope.getKey(), out);
+                out.writeInt(scope.getValue().size());
+                for (DocumentContent.TextRun run : scope.getValue()) {
+                    String text = run.text();
+                    boolean span = prompt.startsWith(text, run.offset());
+                    out.writeInt(span ? run.offset() : TEXT_FOLLOWS);
+                    if (span) {
+                        out.writeInt(text.length());
+                    } else {
+                        out.writeInt(run.offset());
+                        StringValue.writeString(text, out);
+                    }
+                    out.writeInt(run.sizeBucket());
+                }
+            }
+            StringValue.writeString(c.question(), out);
+            writeStrings(c.labels(), out);
+            writeStrings(c.fields(), out);
+            out.writeInt(c.taskAttributes().size());
+            for (Map.Entry<String, String> a : c.taskAttributes().entrySet()) {
+                StringValue.writeString(a.getKey(), out);
+                StringValue.writeString(a.getValue(), out);
+            }
+        }
+    }
+
+    private static void writeStrings(List<String> strings, DataOutputView out) throws IOException {
+        out.writeInt(strings.size());
+        for (String s : strings) {
+            StringValue.writeString(s, out);
+        }
+    }
+
+    @Override
+    public RoutedRequest deserialize(DataInputView in) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        AnalysisRequest request = codec().decode(bytes);
+        ReplyRoute route = new ReplyRoute();
+        route.replyTopic = StringValue.readString(in);
+        if (in.readBoolean()) {
+            route.correlationId = new byte[in.readInt()];
+            in.readFully(route.correlationId);
+        }
+        route.sourceTopic = StringValue.readString(in);
+        route.sourcePartition = in.readInt();
+        route.sourceOffset = in.readLong();
+        route.json = in.readBoolean();
+        String shardKey = StringValue.readString(in);
+        long classifyMicros = in.readLong();
+        long receivedAtMillis = in.readLong();
+        long queuedAtMillis = in.readLong();
+        long compileMicros = in.readLong();
+        RequestDecision decision = readDecision(request.getPrompt(), in);
+        return new RoutedRequest(
+                request,
+                route,
+                decision,
+                shardKey,
+                classifyMicros,
+                receivedAtMillis,
+                queuedAtMillis,
+                compileMicros);
+    }
+
+    private static RequestDecision readDecision(String prompt, DataInputView in)
+            throws IOException {
+        String structureId = StringValue.readString(in);
+        String contractVersion = StringValue.readString(in);
+        long encodeMillis = in.readLong();
+        int warningCount = in.readInt();
+        List<PromptDiagnostic> warnings = new ArrayList<>(warningCount);
+        for (int i = 0; i < warningCount; i++) {
+            warnings.add(
+                    new PromptDiagnostic(
+                            StringValue.readString(in),
+                            StringValue.readString(in),
+                            in.readInt(),
+                            in.readInt(),
+                            StringValue.readString(in),
+                            StringValue.readString(in)));
+        }
+        CompilableStructure structure = null;
+        if (in.readBoolean()) {
+            StructureSignature signature = new StructureSignature(StringValue.readString(in));
+            String task = StringValue.readString(in);
+            String decoder = StringValue.readString(in);
+            String outputFormat = StringValue.readString(in);
+            int scopes = in.readInt();
+            Map<String, Double> scopeTokens = new LinkedHashMap<>();
+            for (int i = 0; i < scopes; i++) {
+                scopeTokens.put(StringValue.readString(in), in.readDouble());
+            }
+            structure =
+                    new CompilableStructure(
+                            signature,
+                            task,
+                            decoder,
+                            outputFormat,
+                            new StructureWorkload(
+                                    scopeTokens,
+                                    in.readInt(),
+                                    in.readInt(),
+                                    StringValue.readString(in)));
+        }
+        DocumentContent content = null;
+        if (in.readBoolean()) {
+            int scopeCount = in.readInt();
+            Map<String, List<DocumentContent.TextRun>> scopes = new LinkedHashMap<>();
+            for (int i = 0; i < scopeCount; i++) {
+                String scope = StringValue.readString(in);
+                int runCount = in.readInt();
+                List<DocumentContent.TextRun> runs = new ArrayList<>(runCount);
+                for (int j = 0; j < runCount; j++) {
+                    int offset = in.readInt();
+                    String text;
+                    if (offset == TEXT_FOLLOWS) {
+                        offset = in.readInt();
+                        text = StringValue.readString(in);
+                    } else {
+                        text = prompt.substring(offset, offset + in.readInt());
+                    }
+                    runs.add(new DocumentContent.TextRun(text, offset, in.readInt()));
+                }
+                scopes.put(scope, runs);
+            }
+            String question = StringValue.readString(in);
+            List<String> labels = readStrings(in);
+            List<String> fields = readStrings(in);
+            int attributeCount = in.readInt();
+            Map<String, String> attributes = new LinkedHashMap<>();
+            for (int i = 0; i < attributeCount; i++) {
+                attributes.put(StringValue.readString(in), StringValue.readString(in));
+            }
+            content = new DocumentContent(scopes, question, labels, fields, attributes);
+        }
+        return new RequestDecision(
+                structureId, contractVersion, structure, content, warnings, encodeMillis);
+    }
+
+    private static List<String> readStrings(DataInputView in) throws IOException {
+        int n = in.readInt();
+        List<String> strings = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            strings.add(StringValue.readString(in));
+        }
+        return strings;
+    }
+
+    @Override
+    public RoutedRequest deserialize(RoutedRequest reuse, DataInputView in) throws IOException {
+        return deserialize(in);
+    }
+
+    @Override
+    public void copy(DataInputView in, DataOutputView out) throws IOException {
+        serialize(deserialize(in), out);
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof RoutedRequestSerializer;
+    }
+
+    @Override
+    public int hashCode() {
+        return RoutedRequestSerializer.class.hashCode();
+    }
+
+    @Override
+    public TypeSerializerSnapshot<RoutedRequest> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Format version 1: the layout above. A new layout gets a new snapshot version. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<RoutedRequest> {
+        public Snapshot() {
+            super(RoutedRequestSerializer::new);
+        }
+    }
+
+    /** Flink's type information for {@link RoutedRequest}: this serializer. */
+    public static final class TypeInfoFactory
+            extends org.apache.flink.api.common.typeinfo.TypeInfoFactory<RoutedRequest> {
+        @Override
+        public TypeInformation<RoutedRequest> createTypeInfo(
+                Type t, Map<String, TypeInformation<?>> genericParameters) {
+            return new Info();
+        }
+    }
+
+    /** A leaf type, serialized as a whole: not a key, no fields for Flink to address. */
+    static final class Info extends TypeInformation<RoutedRequest> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean isBasicType() {
+            return false;
+        }
+
+        @Override
+        public boolean isTupleType() {
+            return false;
+        }
+
+        @Override
+        public int getArity() {
+            return 1;
+        }
+
+        @Override
+        public int getTotalFields() {
+            return 1;
+        }
+
+        @Override
+        public Class<RoutedRequest> getTypeClass() {
+            return RoutedRequest.class;
+        }
+
+        @Override
+        public boolean isKeyType() {
+            return false;
+        }
+
+        @Override
+        public TypeSerializer<RoutedRequest> createSerializer(SerializerConfig config) {
+            return new RoutedRequestSerializer();
+        }
+
+        @Override
+        public String toString() {
+            return "RoutedRequest";
+        }
+
+        @Override
+        public boolean equals(Object obj) {
+            return obj instanceof Info;
+        }
+
+        @Override
+        public int hashCode() {
+            return Info.class.hashCode();
+        }
+
+        @Override
+        public boolean canEqual(Object obj) {
+            return obj instanceof Info;
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.zerolayer.operators.flink;
+
+import io.zerolayer.gpu.hardware.MemoryHeadroom;
+import io.zerolayer.operators.execution.BatchRunner;
+import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.SlotGraphs;
+import io.zerolayer.operators.prompt.PromptReader;
+import io.zerolayer.operators.structure.DocumentContent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A slot's micro-batches from its queue to their answers: each request bound to its warm graph
+ * (compiled on a miss), grouped by graph, run by the {@link BatchRunner} and answered by {@link
+ * BatchAnswers}. Flink-free: what goes out goes through a {@link BatchAnswers.Out}, and which
+ * thread runs a batch is the caller's choice ({@link #prepare} and {@link #finish} on the task
+ * thread, {@link #execute} on the inference thread).
+ */
+final class SlotBatches {
+    private static final Logger LOG = LoggerFactory.getLogger(SlotBatches.class);
+
+    private final SlotGraphs graphs;
+    private final MicroBatchPolicy policy;
+    private final BatchRunner runner;
+    private final MemoryHeadroom headroom;
+    private final double pruneBelowFreeRatio;
+    private final ExecutorMetrics metrics;
+    private final ReplyAssembler replies;
+    private final BatchAnswers answers;
+
+    SlotBatches(
+            SlotGraphs graphs,
+            MicroBatchPolicy policy,
+            BatchRunner runner,
+            MemoryHeadroom headroom,
+            double pruneBelowFreeRatio,
+            ExecutorMetrics metrics,
+            ReplyAssembler replies,
+            BatchAnswers answers) {
+        this.graphs = graphs;
+        this.policy = policy;
+        this.runner = runner;
+        this.headroom = headroom;
+        this.pruneBelowFreeRatio = pruneBelowFreeRatio;
+        this.metrics = metrics;
+        this.replies = replies;
+        this.answers = answers;
+    }
+
+    /** Answers a request past its deadline FAILED; whether it was. */
+    boolean pastDeadline(RoutedRequest in, BatchAnswers.Out out) {
+        Reply late = replies.deadlinePassed(in, Instant.now());
+        if (late != null) {
+            answers.reply(in, late, out);
+        }
+        return late != null;
+    }
+
+    /**
+     * A request's graph, warm in this slot: compiled on a miss, and its descriptor emitted.
+     *
+     * @param arriving the request's first lookup, on arrival: the one a hit is counted for, so the
+     *     hit ratio is per request; a compile is counted as a miss whenever it happens
+     */
+    SlotGraphs.Warm warm(RoutedRequest in, BatchAnswers.Out out, boolean arriving) {
+        SlotGraphs.Warm warm = graphs.lookup(in.decision(), in.request().getPrompt());
+        if (warm.compiled()) {
+            metrics.compiled(warm.compileMicros());
+            out.descriptor(warm.compiledDescriptor());
+        } else if (arriving) {
+            metrics.cacheHit();
+        }
+        return warm;
+    }
+
+    /** A request of a batch, bound to its graph. */
+    record Bound(RoutedRequest in, SlotGraphs.Warm warm, CompiledGraph.BatchInput input) {}
+
+    /** Requests of one graph that run together (one alone when strict), bound to it. */
+    record GraphBatch(CompiledGraph graph, List<Bound> bound) {}
+
+    /**
+     * Binds a batch on the task thread: each request to its warm graph ({@code known} for a batch
+     * of one that was just looked up; else looked up again, recompiled if it was evicted or the
+     * contracts changed while it waited), grouped by graph. Requests past their deadline or whose
+     * graph cannot be bound are answered here; every other one is in exactly one group.
+     */
+    List<GraphBatch> prepare(
+            List<RoutedRequest> batch, SlotGraphs.Warm known, BatchAnswers.Out out) {
+        long now = System.currentTimeMillis();
+        double free = headroom.freeRatio();
+        boolean prune = free < pruneBelowFreeRatio;
+        if (prune) {
+            LOG.debug("Pruning optional nodes: {}", headroom.describe());
+        }
+        // each graph's requests run together; a strict request, or any with a batch size of 1,
+        // runs alone
+        record Group(CompiledGraph graph, String alone) {}
+        Map<Group, List<Bound>> byGraph = new LinkedHashMap<>();
+        for (RoutedRequest in : batch) {
+            if (in.queuedAtMillis() > 0) {
+                metrics.queuedFor(now - in.queuedAtMillis());
+            }
+            if (pastDeadline(in, out)) {
+                continue;
+            }
+            try {
+                // looked up again (not counted: its arrival was) in case it was evicted or the
+                // contracts changed while it waited
+                SlotGraphs.Warm warm = known != null ? known : warm(in, out, false);
+                CompiledGraph.BatchInput input;
+                if (in.safeMode()) {
+                    String text =
+                            PromptReader.plainText(
+                                    in.request().getPrompt(), graphs.safeModeMaxChars());
+                    input =
+                            new CompiledGraph.BatchInput(
+                                    text,
+                                    DocumentContent.plainText(text),
+                                    policy.modeOf(in.request(), prune));
+                } else {
+                    input =
+                            new CompiledGraph.BatchInput(
+                                    in.request().getPrompt(),
+                                    warm.content(),
+                                    policy.modeOf(in.request(), prune));
+                }
+                boolean alone = policy.runsAlone(in.request());
+                byGraph.computeIfAbsent(
+                                new Group(warm.graph(), alone ? in.request().getRequestId() : null),
+                                g -> new ArrayList<>())
+                        .add(new Bound(in, warm, input));
+            } catch (RuntimeException e) {
+                answers.failed(in, null, e, out);
+            }
+        }
+        List<GraphBatch> groups = new ArrayList<>();
+        byGraph.forEach((group, bound) -> groups.add(new GraphBatch(group.graph(), bound)));
+        return groups;
+    }
+
+    /** A batch and how it ran. */
+    record Executed(GraphBatch batch, BatchRunner.Outcome outcome) {}
+
+    /** Runs a batch on the inference thread (or the task thread): see {@link BatchRunner}. */
+    Executed execute(GraphBatch batch) {
+        return new Executed(
+                batch,
+                runner.run(
+                        batch.graph(),
+                        batch.bound().stream().map(Bound::input).toList(),
+                        batch.bound().stream().map(b -> b.in().request().getDeadline()).toList()));
+    }
+
+    /** Answers a batch that ran: one reply per request, its cost records and the metrics. */
+    void finish(Executed executed, BatchAnswers.Out out) {
+        List<Bound> bound = executed.batch().bound();
+        answers.batch(
+                executed.batch().graph(),
+                bound.stream().map(Bound::in).toList(),
+                bound.stream().mapToLong(b -> b.warm().compileMicros()).toArray(),
+                executed.outcome(),
+                out);
+    }
+}

@@ -1,0 +1,144 @@
+package io.zerolayer.operators.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.schemas.AnalysisRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/** A routed request crosses the keyBy and sits in the executor's state whole and compact. */
+class RoutedRequestSerializerTest {
+    private static final GraphCompiler ROUTING =
+            new GraphCompiler(GraphIdentity.current("v1", GraphIdentity.ANY_HARDWARE));
+
+    private static final String PAPER =
+            "<document format=\"pdf-text\"><section:abstract>We measure things &amp; find < 3"
+                    + " effects.</section:abstract><section:methods>Twice, to be sure."
+                    + "</section:methods></document><task:answer><output_format:json>"
+                    + "<question>How many effects?</question>";
+
+    private static RoutedRequest routed(String prompt, RequestDecision decision) {
+        ReplyRoute route = new ReplyRoute();
+        route.correlationId = "c-1".getBytes(StandardCharsets.UTF_8);
+        route.sourceTopic = "zerolayer.requests";
+        route.sourcePartition = 1;
+        route.sourceOffset = 42;
+        route.json = true;
+        return RoutedRequest.routed(
+                        AnalysisRequest.newBuilder()
+                                .setRequestId("r-1")
+                                .setTenantId("acme")
+                                .setPrompt(prompt)
+                                .setSubmittedAt(Instant.parse("2026-12-05T00:00:00Z"))
+                                .build(),
+                        route,
+                        decision,
+                        "key#3",
+                        70,
+                        1_000)
+                .queued(1_005, 300);
+    }
+
+    private static byte[] write(TypeSerializer<RoutedRequest> s, RoutedRequest r) throws Exception {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        s.serialize(r, out);
+        return out.getCopyOfBuffer();
+    }
+
+    private static RoutedRequest read(TypeSerializer<RoutedRequest> s, byte[] bytes)
+            throws Exception {
+        return s.deserialize(new DataInputDeserializer(bytes));
+    }
+
+    @Test
+    void flinkUsesItForRoutedRequests() {
+        assertThat(TypeInformation.of(RoutedRequest.class))
+                .isInstanceOf(RoutedRequestSerializer.Info.class);
+    }
+
+    @Test
+    void aDecidedRequestReadsBackEqualWithItsTextRunsRebuiltFromThePrompt() throws Exception {
+        RequestDecision decision =
+                RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING)
+                        .withEstimate(37);
+        RoutedRequest in = routed(PAPER, decision);
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        byte[] bytes = write(serializer, in);
+        RoutedRequest back = read(serializer, bytes);
+
+        assertThat(back.decision()).isEqualTo(decision);
+        assertThat(back.decision().content().scopes())
+                .containsOnlyKeys("section:abstract", "section:methods");
+        assertThat(back.decision().content().question()).isEqualTo("How many effects?");
+        assertThat(back.request()).isEqualTo(in.request());
+        assertThat(back)
+                .extracting(
+                        RoutedRequest::shardKey,
+                        RoutedRequest::classifyMicros,
+                        RoutedRequest::receivedAtMillis,
+                        RoutedRequest::queuedAtMillis,
+                        RoutedRequest::compileMicros)
+                .containsExactly("key#3", 70L, 1_000L, 1_005L, 300L);
+        assertThat(new String(back.route().correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
+        assertThat(back.route().replyTopic).isNull();
+        assertThat(back.route().json).isTrue();
+        assertThat(back.route().sourceOffset).isEqualTo(42);
+        // the runs cross as spans of the prompt, which the request carries once
+        String written = new String(bytes, StandardCharsets.ISO_8859_1);
+        assertThat(written.split("Twice, to be sure", -1)).hasSize(2);
+    }
+
+    @Test
+    void aSafeModeRequestKeepsItsWarnings() throws Exception {
+        String abnormal = "<task:summarize><a><b><c> text";
+        RequestDecision decision =
+                RequestDecision.safe(new StructureClassifier().classify(abnormal), ROUTING);
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        RoutedRequest back = read(serializer, write(serializer, routed(abnormal, decision)));
+        assertThat(back.safeMode()).isTrue();
+        assertThat(back.decision()).isEqualTo(decision);
+        assertThat(back.decision().warnings())
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w.severity()).isEqualTo("warning"));
+    }
+
+    @Test
+    void aCopyIsEqualButSharesNoMutablePart() {
+        RoutedRequest in =
+                routed(
+                        PAPER,
+                        RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING));
+        RoutedRequest copy = new RoutedRequestSerializer().copy(in);
+        assertThat(copy.request()).isEqualTo(in.request()).isNotSameAs(in.request());
+        assertThat(copy.route()).isNotSameAs(in.route());
+        assertThat(copy.route().correlationId).isEqualTo(in.route().correlationId);
+    }
+
+    @Test
+    void itsSnapshotRestoresACompatibleSerializer() throws Exception {
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
+        TypeSerializerSnapshot<RoutedRequest> restored =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(out.getCopyOfBuffer()),
+                        getClass().getClassLoader());
+        assertThat(
+                        serializer
+                                .snapshotConfiguration()
+                                .resolveSchemaCompatibility(restored)
+                                .isCompatibleAsIs())
+                .isTrue();
+        assertThat(restored.restoreSerializer()).isEqualTo(serializer);
+    }
+}
