@@ -3,6 +3,7 @@ package io.zerolayer.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +82,7 @@ class ShadedJobJarTest {
             try (SentenceEncoder encoder =
                     SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1)) {
                 float[] v = encoder.embed(List.of("The pump failed twice."))[0];
-                double norm = Math.sqrt(SentenceEncoder.cosine(v, v));
+                double norm = Math.sqrt(Pooling.cosine(v, v));
                 System.out.println(
                         v.length
                                 + " dimensions, "

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.jobs.PipelineOptions;
-import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostSummary;
@@ -19,6 +18,8 @@ import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
 import io.zerolayer.tests.testutils.HostileRecords;
 import io.zerolayer.tests.testutils.PrometheusCluster;
+import io.zerolayer.tests.testutils.SharedWithNestedClasses;
+import io.zerolayer.tests.testutils.StreamingJobExtension;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,13 +31,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,66 +58,25 @@ class StreamingJobITCase {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
+    static final SharedWithNestedClasses FLINK =
+            new SharedWithNestedClasses(METRICS.extension(SLOTS));
+
+    /** The job of each test, on topics of its own; a test starts it once its settings are made. */
+    @RegisterExtension
+    @Order(3)
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
 
     /** Every metric line the cluster's Prometheus reporter serves now. */
     private static String scrapeMetrics() {
         return METRICS.scrape();
     }
 
+    /** This test's job settings ({@link StreamingJobExtension#conf()}). */
     private Configuration conf;
-    private JobClient job;
 
     @BeforeEach
-    void startJob() throws Exception {
-        conf = new Configuration();
-        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests"));
-        conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
-        conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
-        conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
-        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
-        conf.set(PipelineOptions.COST_SUMMARY_WINDOW, Duration.ofSeconds(1));
-        conf.set(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
-        conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
-        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
-        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
-        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
-        // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
-        // the burst of requests happens to split over the two classifier subtasks
-        conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1_000_000.0);
-        conf.set(PipelineOptions.LOAD_PER_SHARD, 1e12);
-        KAFKA.broker()
-                .createTopics(
-                        Map.of(
-                                conf.get(PipelineOptions.REQUESTS_TOPIC),
-                                SLOTS,
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                1,
-                                conf.get(PipelineOptions.COSTS_TOPIC),
-                                2,
-                                conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                1,
-                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                                1,
-                                conf.get(PipelineOptions.CONTROL_TOPIC),
-                                1,
-                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
-                                1));
-        job = start(conf);
-    }
-
-    private static JobClient start(Configuration conf) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(SLOTS);
-        StreamingJob.define(env, conf);
-        return env.executeAsync(StreamingJob.JOB_NAME);
-    }
-
-    @AfterEach
-    void cancelJob() throws Exception {
-        job.cancel().get();
+    void settings() {
+        conf = JOB.conf();
     }
 
     private static AnalysisRequest request(String id, String prompt) {
@@ -149,637 +106,977 @@ class StreamingJobITCase {
                 + " previous twelve months.</section></contract>";
     }
 
-    @Test
-    void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
-            throws Exception {
-        String replyTopic = freshTopic("zerolayer.replies.client");
-        KAFKA.broker().createTopics(Map.of(replyTopic, 1));
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        Map<String, String> prompts = new HashMap<>();
-        int sharedStructure = 12;
-        for (int i = 0; i < sharedStructure; i++) {
-            prompts.put(
-                    "answer-" + i,
-                    "<task:answer><output_format:json><question>How much notice is needed to end"
-                            + " the "
-                            + (i % 2 == 0 ? "agreement" : "contract")
-                            + "?</question>"
-                            + contract(i));
+    /** Requests of every kind end as one reply or one dead letter, each from its own text. */
+    @Nested
+    class RequestsAndReplies {
+        private static final int SHARED_STRUCTURE = 12;
+
+        @Test
+        void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
+                throws Exception {
+            JOB.start();
+            String replyTopic = freshTopic("zerolayer.replies.client");
+            KAFKA.broker().createTopics(Map.of(replyTopic, 1));
+            Map<String, String> prompts = mixedStream();
+            sendHalfWithTheirOwnReplyTopic(prompts, replyTopic);
+            Map<String, AnalysisResponse> responses =
+                    exactlyOneReplyPerCorrelationId(prompts, replyTopic);
+            resultsComeFromEachRequestsOwnText(prompts, responses);
+            String shared = aSharedStructureCompilesOnceAndIsPublished(responses);
+            inspectPrintsTheGraphWithItsChoices(shared);
+            eachExecutedNodeIsBilledOnce(responses);
         }
-        String paper =
-                "<task:summarize"
-                    + " sentences=\"2\"><output_format:json><paper><section:abstract>Graphene"
-                    + " conducts heat extremely well. We measured its conductivity with Raman"
-                    + " spectroscopy.</section><section:results>The conductivity exceeded 3000 W/mK"
-                    + " at room temperature. Wrinkles lowered it by a fifth.</section></paper>";
-        prompts.put("summary", paper);
-        prompts.put(
-                "classify",
-                "<task:classify><output_format:json><labels>refund request, password"
+
+        /**
+         * Twelve answers of one contract structure, a paper summary and a ticket classification.
+         */
+        private Map<String, String> mixedStream() {
+            Map<String, String> prompts = new HashMap<>();
+            for (int i = 0; i < SHARED_STRUCTURE; i++) {
+                prompts.put(
+                        "answer-" + i,
+                        "<task:answer><output_format:json><question>How much notice is needed to"
+                                + " end the "
+                                + (i % 2 == 0 ? "agreement" : "contract")
+                                + "?</question>"
+                                + contract(i));
+            }
+            String paper =
+                    "<task:summarize"
+                        + " sentences=\"2\"><output_format:json><paper><section:abstract>Graphene"
+                        + " conducts heat extremely well. We measured its conductivity with Raman"
+                        + " spectroscopy.</section><section:results>The conductivity exceeded 3000"
+                        + " W/mK at room temperature. Wrinkles lowered it by a"
+                        + " fifth.</section></paper>";
+            prompts.put("summary", paper);
+            prompts.put(
+                    "classify",
+                    "<task:classify><output_format:json><labels>refund request, password"
                         + " reset</labels><ticket>I still have not received my money back for the"
                         + " returned shoes.</ticket>");
+            return prompts;
+        }
 
-        for (Map.Entry<String, String> e : prompts.entrySet()) {
-            boolean ownReplyTopic = e.getKey().hashCode() % 2 == 0;
-            List<Object> headers =
-                    new ArrayList<>(
-                            List.of(
-                                    ZeroLayerHeaders.CORRELATION_ID,
-                                    ("corr-" + e.getKey()).getBytes()));
-            if (ownReplyTopic) {
-                headers.addAll(List.of(ZeroLayerHeaders.REPLY_TOPIC, replyTopic));
+        /**
+         * Sends each prompt, about half naming their own reply topic, each with its correlation id.
+         */
+        private void sendHalfWithTheirOwnReplyTopic(
+                Map<String, String> prompts, String replyTopic) {
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            for (Map.Entry<String, String> e : prompts.entrySet()) {
+                boolean ownReplyTopic = e.getKey().hashCode() % 2 == 0;
+                List<Object> headers =
+                        new ArrayList<>(
+                                List.of(
+                                        ZeroLayerHeaders.CORRELATION_ID,
+                                        ("corr-" + e.getKey()).getBytes()));
+                if (ownReplyTopic) {
+                    headers.addAll(List.of(ZeroLayerHeaders.REPLY_TOPIC, replyTopic));
+                }
+                KAFKA.send(
+                        requests,
+                        e.getKey().getBytes(),
+                        REQUESTS.encode(request(e.getKey(), e.getValue())),
+                        headers.toArray());
             }
-            KAFKA.send(
-                    requests,
-                    e.getKey().getBytes(),
-                    REQUESTS.encode(request(e.getKey(), e.getValue())),
-                    headers.toArray());
-        }
-        long toOwnTopic = prompts.keySet().stream().filter(k -> k.hashCode() % 2 == 0).count();
-
-        List<ConsumerRecord<byte[], byte[]>> replies = new ArrayList<>();
-        replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
-        replies.addAll(
-                KAFKA.read(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        prompts.size() - (int) toOwnTopic,
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(2)));
-
-        // exactly one reply per request, each carrying its own correlation id byte for byte
-        Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation =
-                replies.stream()
-                        .collect(
-                                Collectors.groupingBy(
-                                        r -> header(r, ZeroLayerHeaders.CORRELATION_ID)));
-        assertThat(byCorrelation).hasSize(prompts.size());
-        byCorrelation.values().forEach(list -> assertThat(list).hasSize(1));
-
-        Map<String, AnalysisResponse> responses = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : replies) {
-            AnalysisResponse response = RESPONSES.decode(r.value());
-            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
-                    .isEqualTo("corr-" + response.getRequestId());
-            assertThat(response.getStatus()).as(response.toString()).isEqualTo(ResponseStatus.OK);
-            assertThat(header(r, ZeroLayerHeaders.GRAPH_ID))
-                    .isEqualTo(response.getGraphId())
-                    .hasSize(64);
-            responses.put(response.getRequestId(), response);
         }
 
-        // results are computed from each request's own text
-        for (int i = 0; i < sharedStructure; i++) {
-            JsonNode answer = JSON.readTree(responses.get("answer-" + i).getOutput());
-            assertThat(answer.get("passage").asText()).contains("ninety days written notice");
-            String prompt = prompts.get("answer-" + i);
-            assertThat(prompt.substring(answer.get("start").asInt(), answer.get("end").asInt()))
-                    .contains("ninety days");
-        }
-        for (JsonNode sentence :
-                JSON.readTree(responses.get("summary").getOutput()).get("sentences")) {
-            assertThat(paper).contains(sentence.get("text").asText());
-        }
-        assertThat(JSON.readTree(responses.get("classify").getOutput()).get("label").asText())
-                .isEqualTo("refund request");
+        /**
+         * Exactly one reply per request, on the topic it asked for, with its correlation id byte
+         * for byte.
+         */
+        private Map<String, AnalysisResponse> exactlyOneReplyPerCorrelationId(
+                Map<String, String> prompts, String replyTopic) {
+            long toOwnTopic = prompts.keySet().stream().filter(k -> k.hashCode() % 2 == 0).count();
 
-        // twelve requests of one structure share one graph id, compiled once (keyBy sends them to
-        // one slot)
-        String shared = responses.get("answer-0").getGraphId();
-        List<AnalysisResponse> sharing =
-                responses.values().stream().filter(r -> r.getGraphId().equals(shared)).toList();
-        assertThat(sharing).hasSize(sharedStructure);
-        assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0)).hasSize(1);
-        List<ExecutionGraph> descriptors =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                3,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(1))
-                        .stream()
-                        .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
-                        .toList();
-        assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
-                .hasSize(1);
-        assertThat(compiled(descriptors)).hasSize(3);
-        // after its fifth run the shared graph is republished with measured node durations
-        ExecutionGraph measured =
-                descriptors.stream()
-                        .filter(
-                                g ->
-                                        g.getGraphId().equals(shared)
-                                                && !compiled(List.of(g)).contains(g))
-                        .findFirst()
-                        .orElseThrow();
-        assertThat(
-                        measured.getNodes().stream()
-                                .filter(n -> n.getNodeId().equals("encode"))
-                                .findFirst()
-                                .orElseThrow()
-                                .getParams())
-                .containsEntry("measured.runs", "5")
-                .containsKey("measured.p50-us");
-        assertThat(measured.getHardwareReport()).isNotEmpty();
+            List<ConsumerRecord<byte[], byte[]>> replies = new ArrayList<>();
+            replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
+            replies.addAll(
+                    KAFKA.read(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            prompts.size() - (int) toOwnTopic,
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(2)));
 
-        // zerolayer inspect prints the shared graph from the graphs topic, with its choices
-        java.io.ByteArrayOutputStream inspected = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream stdout = System.out;
-        int inspectExit;
-        try (java.io.PrintStream out =
-                new java.io.PrintStream(inspected, true, StandardCharsets.UTF_8)) {
-            System.setOut(out);
-            inspectExit =
-                    io.zerolayer.cli.ZeroLayerCli.commandLine()
-                            .execute(
-                                    "inspect",
-                                    "--bootstrap-servers",
-                                    KAFKA.bootstrapServers(),
-                                    "--graphs-topic",
+            Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation =
+                    replies.stream()
+                            .collect(
+                                    Collectors.groupingBy(
+                                            r -> header(r, ZeroLayerHeaders.CORRELATION_ID)));
+            assertThat(byCorrelation).hasSize(prompts.size());
+            byCorrelation.values().forEach(list -> assertThat(list).hasSize(1));
+
+            Map<String, AnalysisResponse> responses = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : replies) {
+                AnalysisResponse response = RESPONSES.decode(r.value());
+                assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
+                        .isEqualTo("corr-" + response.getRequestId());
+                assertThat(response.getStatus())
+                        .as(response.toString())
+                        .isEqualTo(ResponseStatus.OK);
+                assertThat(header(r, ZeroLayerHeaders.GRAPH_ID))
+                        .isEqualTo(response.getGraphId())
+                        .hasSize(64);
+                responses.put(response.getRequestId(), response);
+            }
+            return responses;
+        }
+
+        /** Each result is computed from its request's own text. */
+        private void resultsComeFromEachRequestsOwnText(
+                Map<String, String> prompts, Map<String, AnalysisResponse> responses)
+                throws Exception {
+            for (int i = 0; i < SHARED_STRUCTURE; i++) {
+                JsonNode answer = JSON.readTree(responses.get("answer-" + i).getOutput());
+                assertThat(answer.get("passage").asText()).contains("ninety days written notice");
+                String prompt = prompts.get("answer-" + i);
+                assertThat(prompt.substring(answer.get("start").asInt(), answer.get("end").asInt()))
+                        .contains("ninety days");
+            }
+            for (JsonNode sentence :
+                    JSON.readTree(responses.get("summary").getOutput()).get("sentences")) {
+                assertThat(prompts.get("summary")).contains(sentence.get("text").asText());
+            }
+            assertThat(JSON.readTree(responses.get("classify").getOutput()).get("label").asText())
+                    .isEqualTo("refund request");
+        }
+
+        /**
+         * Requests of one structure share one graph, compiled once and published, then republished
+         * measured.
+         */
+        private String aSharedStructureCompilesOnceAndIsPublished(
+                Map<String, AnalysisResponse> responses) {
+            // they share one graph id, compiled once (keyBy sends them to one slot)
+            String shared = responses.get("answer-0").getGraphId();
+            List<AnalysisResponse> sharing =
+                    responses.values().stream().filter(r -> r.getGraphId().equals(shared)).toList();
+            assertThat(sharing).hasSize(SHARED_STRUCTURE);
+            assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
+                    .hasSize(1);
+            List<ExecutionGraph> descriptors =
+                    KAFKA
+                            .read(
                                     conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                    shared.substring(0, 10));
-        } finally {
-            System.setOut(stdout);
+                                    3,
+                                    REPLY_TIMEOUT,
+                                    Duration.ofSeconds(1))
+                            .stream()
+                            .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
+                            .toList();
+            assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
+                    .hasSize(1);
+            assertThat(compiled(descriptors)).hasSize(3);
+            // after its fifth run the shared graph is republished with measured node durations
+            ExecutionGraph measured =
+                    descriptors.stream()
+                            .filter(
+                                    g ->
+                                            g.getGraphId().equals(shared)
+                                                    && !compiled(List.of(g)).contains(g))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(
+                            measured.getNodes().stream()
+                                    .filter(n -> n.getNodeId().equals("encode"))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .getParams())
+                    .containsEntry("measured.runs", "5")
+                    .containsKey("measured.p50-us");
+            assertThat(measured.getHardwareReport()).isNotEmpty();
+            return shared;
         }
-        String report = inspected.toString(StandardCharsets.UTF_8);
-        assertThat(inspectExit).isZero();
-        assertThat(report)
-                .contains("graph " + shared)
-                .contains("decode/answer")
-                .contains("chunk/section:termination")
-                .contains("why precision decoder 'answer' returns a vector or single passages")
-                .contains("why batch-size")
-                .contains("estimate  ");
 
-        // one kernel cost record per executed node per request
-        int expectedCosts =
-                responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
-        List<KernelCostRecord> costs =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.COSTS_TOPIC),
-                                expectedCosts,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(1))
-                        .stream()
-                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                        .toList();
-        assertThat(costs).hasSize(expectedCosts);
-        assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
-        long answerNanos =
-                costs.stream()
-                        .filter(c -> c.getRequestId().equals("answer-3"))
-                        .mapToLong(KernelCostRecord::getDurationNanos)
-                        .sum();
-        assertThat(answerNanos).isEqualTo(responses.get("answer-3").getCost().getKernelNanos());
-    }
-
-    @Test
-    void badInputIsRejectedOrDeadLetteredAndJsonRequestsGetJsonReplies() throws Exception {
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        byte[] garbage = {0x00, 0x13, 0x37, (byte) 0xff};
-        KAFKA.send(
-                requests,
-                "k-garbage".getBytes(),
-                garbage,
-                "trace-id",
-                "t-1",
-                ZeroLayerHeaders.CORRELATION_ID,
-                "corr-garbage");
-        KAFKA.send(
-                requests,
-                null,
-                REQUESTS.encode(request("typo", "<task:clasify><labels>a, b</labels> text")),
-                ZeroLayerHeaders.CORRELATION_ID,
-                "corr-typo");
-        KAFKA.send(
-                requests,
-                null,
-                "{\"requestId\":\"json-1\",\"tenantId\":\"kcat\",\"prompt\":\"<task:embed><output_format:json> plain Kafka tools\"}"
-                        .getBytes(StandardCharsets.UTF_8),
-                ZeroLayerHeaders.CONTENT_TYPE,
-                "application/json",
-                ZeroLayerHeaders.CORRELATION_ID,
-                "corr-json");
-
-        List<ConsumerRecord<byte[], byte[]>> dead =
-                KAFKA.read(
-                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                        1,
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(1));
-        assertThat(dead)
-                .singleElement()
-                .satisfies(
-                        r -> {
-                            assertThat(r.value()).containsExactly(garbage);
-                            assertThat(r.key()).isEqualTo("k-garbage".getBytes());
-                            assertThat(header(r, "trace-id")).isEqualTo("t-1");
-                            assertThat(header(r, ZeroLayerHeaders.DLT_ORIGINAL_TOPIC))
-                                    .isEqualTo(requests);
-                            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_FQCN))
-                                    .endsWith("UndecodableRecordException");
-                            assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
-                                    .contains("magic");
-                            assertThat(
-                                            r.headers()
-                                                    .lastHeader(
-                                                            ZeroLayerHeaders.DLT_ORIGINAL_OFFSET)
-                                                    .value())
-                                    .hasSize(Long.BYTES);
-                            assertThat(
-                                            ByteBuffer.wrap(
-                                                            r.headers()
-                                                                    .lastHeader(
-                                                                            ZeroLayerHeaders
-                                                                                    .DLT_ORIGINAL_PARTITION)
-                                                                    .value())
-                                                    .getInt())
-                                    .isBetween(0, SLOTS - 1);
-                        });
-
-        List<ConsumerRecord<byte[], byte[]>> replies =
-                KAFKA.read(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        2,
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(1));
-        assertThat(replies).hasSize(2);
-        ConsumerRecord<byte[], byte[]> rejected =
-                replies.stream()
-                        .filter(r -> "corr-typo".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
-                        .findFirst()
-                        .orElseThrow();
-        AnalysisResponse rejection = RESPONSES.decode(rejected.value());
-        assertThat(rejection.getStatus()).isEqualTo(ResponseStatus.REJECTED);
-        assertThat(rejection.getDiagnostics())
-                .singleElement()
-                .satisfies(d -> assertThat(d.getHint()).contains("classify"));
-
-        ConsumerRecord<byte[], byte[]> json =
-                replies.stream()
-                        .filter(r -> "corr-json".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
-                        .findFirst()
-                        .orElseThrow();
-        assertThat(header(json, ZeroLayerHeaders.CONTENT_TYPE)).isEqualTo("application/json");
-        JsonNode body = JSON.readTree(json.value());
-        assertThat(body.get("status").asText()).isEqualTo("OK");
-        assertThat(body.get("result").get("vector")).hasSize(384);
-        assertThat(body.get("graphId").asText()).isEqualTo(header(json, ZeroLayerHeaders.GRAPH_ID));
-    }
-
-    @Test
-    void aCorpusOfBadPromptsAndRecordsLosesNothingAndTheJobKeepsAnswering() throws Exception {
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        Map<String, String> prompts = new java.util.LinkedHashMap<>();
-        prompts.put(
-                "deep",
-                "<task:summarize>"
-                        + "<note>".repeat(100_000)
-                        + "The pump failed twice. It was replaced."
-                        + "</note>".repeat(100_000));
-        prompts.put("lt-flood", "<".repeat(20 << 20));
-        prompts.put(
-                "unclosed",
-                "<task:summarize><document format=\"text\">The lease ends in May. Rent is due"
-                        + " monthly.");
-        prompts.put(
-                "unknown-tag",
-                "<task:summarize><blink>Shipping was late. The box was dented.</blink>");
-        prompts.put("misspelled", "<task:summarise> text");
-        for (Map.Entry<String, String> p : prompts.entrySet()) {
-            KAFKA.send(
-                    requests,
-                    null,
-                    REQUESTS.encode(request(p.getKey(), p.getValue())),
-                    ZeroLayerHeaders.CORRELATION_ID,
-                    "corr-" + p.getKey());
-        }
-        byte[] good =
-                REQUESTS.encode(request("after", "<task:embed><note>Still answering.</note>"));
-        byte[] invalidUtf8 = REQUESTS.encode(request("utf8", "<task:embed> XYZ"));
-        int at = new String(invalidUtf8, StandardCharsets.ISO_8859_1).indexOf("XYZ");
-        invalidUtf8[at] = (byte) 0xC3;
-        Map<String, byte[]> deadOnArrival = new java.util.LinkedHashMap<>();
-        deadOnArrival.put("garbage", new byte[] {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01});
-        deadOnArrival.put("empty", new byte[0]);
-        deadOnArrival.put("wrong-schema", HostileRecords.ofAnotherSchema());
-        deadOnArrival.put("truncated", java.util.Arrays.copyOf(good, good.length - 7));
-        deadOnArrival.put("invalid-utf8", invalidUtf8);
-        for (Map.Entry<String, byte[]> d : deadOnArrival.entrySet()) {
-            KAFKA.send(
-                    requests,
-                    d.getKey().getBytes(),
-                    d.getValue(),
-                    ZeroLayerHeaders.CORRELATION_ID,
-                    "corr-" + d.getKey());
-        }
-        KAFKA.send(requests, null, good, ZeroLayerHeaders.CORRELATION_ID, "corr-after");
-
-        int expectedReplies = prompts.size() + 1;
-        List<ConsumerRecord<byte[], byte[]>> replies =
-                KAFKA.read(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        expectedReplies,
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(2));
-        List<ConsumerRecord<byte[], byte[]>> dead =
-                KAFKA.read(
-                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                        deadOnArrival.size(),
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(1));
-
-        // counting holds: every record sent is exactly one reply or one dead letter
-        assertThat(replies.size() + dead.size())
-                .isEqualTo(prompts.size() + deadOnArrival.size() + 1);
-        Map<String, AnalysisResponse> byId = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : replies) {
-            AnalysisResponse response = RESPONSES.decode(r.value());
-            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
-                    .isEqualTo("corr-" + response.getRequestId());
-            byId.put(response.getRequestId(), response);
-        }
-        assertThat(byId.keySet())
-                .containsExactlyInAnyOrderElementsOf(
-                        java.util.stream.Stream.concat(
-                                        prompts.keySet().stream(),
-                                        java.util.stream.Stream.of("after"))
-                                .toList());
-
-        AnalysisResponse deep = byId.get("deep");
-        assertThat(deep.getFidelity()).isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
-        assertThat(deep.getOutput()).contains("The pump failed twice.");
-        assertThat(deep.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL040");
-        assertThat(byId.get("unclosed").getFidelity())
-                .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
-        assertThat(byId.get("unknown-tag").getOutput()).contains("Shipping was late.");
-        assertThat(byId.get("unknown-tag").getGraphId()).isEqualTo(deep.getGraphId());
-        assertThat(byId.get("lt-flood").getStatus()).isEqualTo(ResponseStatus.REJECTED);
-        assertThat(byId.get("lt-flood").getDiagnostics())
-                .extracting(d -> d.getCode())
-                .containsExactly("ZL001");
-        assertThat(byId.get("misspelled").getDiagnostics().get(0).getHint())
-                .isEqualTo("did you mean <task:summarize>?");
-        assertThat(byId.get("after").getStatus()).isEqualTo(ResponseStatus.OK);
-        assertThat(byId.get("after").getFidelity()).isEqualTo(io.zerolayer.schemas.Fidelity.FULL);
-
-        Map<String, String> deadReasons = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : dead) {
-            String key = new String(r.key(), StandardCharsets.UTF_8);
-            assertThat(r.value()).isEqualTo(deadOnArrival.get(key));
-            assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo("corr-" + key);
-            deadReasons.put(key, header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE));
-        }
-        assertThat(deadReasons).containsOnlyKeys(deadOnArrival.keySet());
-        assertThat(deadReasons.get("empty")).contains("Empty");
-        assertThat(deadReasons.get("wrong-schema")).contains("Unknown schema fingerprint");
-        assertThat(deadReasons.get("truncated")).contains("Truncated");
-        assertThat(deadReasons.get("invalid-utf8")).contains("Invalid UTF-8");
-        assertThat(deadReasons.get("garbage")).contains("magic");
-    }
-
-    @Test
-    void aHotStructureUsesEverySlotAndEachShardCompilesOnce() throws Exception {
-        job.cancel().get();
-        conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1.0); // any burst is hot
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-hot"));
-        job = start(conf);
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        int count = 40;
-        for (int i = 0; i < count; i++) {
-            KAFKA.send(
-                    requests,
-                    null,
-                    REQUESTS.encode(
-                            request(
-                                    "hot-" + i,
-                                    "<task:embed><note>Reading " + i + " of the gauge.</note>")),
-                    ZeroLayerHeaders.CORRELATION_ID,
-                    "corr-hot-" + i);
-        }
-        List<AnalysisResponse> responses =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                count,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(1))
-                        .stream()
-                        .map(r -> RESPONSES.decode(r.value()))
-                        .toList();
-        assertThat(responses)
-                .hasSize(count)
-                .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
-        assertThat(responses.stream().map(AnalysisResponse::getGraphId).distinct()).hasSize(1);
-        // one compile per (graph, shard): the hot graph was compiled in each of the slots
-        assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
-                .hasSize(SLOTS);
-        List<ExecutionGraph> descriptors =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                SLOTS,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(1))
-                        .stream()
-                        .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
-                        .toList();
-        assertThat(compiled(descriptors)).hasSize(SLOTS);
-    }
-
-    @Test
-    void withMainPathFaultsInjectedEveryRequestIsAnsweredOnceAndTheFallbackAnswersReduced()
-            throws Exception {
-        job.cancel().get();
-        conf.set(PipelineOptions.BATCH_SIZE, 4);
-        conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
-        conf.set(io.zerolayer.jobs.FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH, 2);
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-faults"));
-        job = start(conf);
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        int count = 32;
-        for (int i = 0; i < count; i++) {
-            String prompt =
-                    i % 4 == 3
-                            ? "<task:answer><question>When are invoices due?</question>"
-                                    + contract(i)
-                            : "<task:summarize><ticket>Ticket "
-                                    + i
-                                    + ": the parcel came late and the box was crushed. I want a"
-                                    + " refund.</ticket>";
-            KAFKA.send(
-                    requests,
-                    null,
-                    REQUESTS.encode(request("fault-" + i, prompt)),
-                    ZeroLayerHeaders.CORRELATION_ID,
-                    "corr-fault-" + i);
-        }
-        List<AnalysisResponse> responses = exactlyOneReplyEach(count);
-        assertThat(responses)
-                .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
-        List<AnalysisResponse> reduced =
-                responses.stream().filter(r -> r.getFidelity() == Fidelity.REDUCED).toList();
-        long full = responses.stream().filter(r -> r.getFidelity() == Fidelity.FULL).count();
-        assertThat(reduced).isNotEmpty();
-        assertThat(full).isPositive();
-        assertThat(reduced.size() + full).isEqualTo(count);
-        assertThat(reduced)
-                .allSatisfy(
-                        r -> {
-                            assertThat(r.getDiagnostics())
-                                    .anySatisfy(
-                                            d -> {
-                                                assertThat(d.getCode()).isEqualTo("ZL092");
-                                                assertThat(d.getMessage())
-                                                        .contains("injected fault");
-                                            });
-                            assertThat(r.getOutput()).isNotBlank();
-                        });
-        // the fallback's cost records name the model that ran: int8 on the CPU
-        Set<String> reducedIds =
-                reduced.stream()
-                        .map(AnalysisResponse::getRequestId)
-                        .collect(java.util.stream.Collectors.toSet());
-        List<KernelCostRecord> encodes =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.COSTS_TOPIC),
-                                count * 5,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(2))
-                        .stream()
-                        .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                        .filter(c -> c.getKernel().equals("encode"))
-                        .toList();
-        assertThat(encodes).hasSize(count);
-        assertThat(encodes.stream().filter(c -> reducedIds.contains(c.getRequestId())))
-                .hasSize(reduced.size())
-                .allSatisfy(c -> assertThat(c.getModel()).isEqualTo("minilm-l6-v2-int8"));
-    }
-
-    @Test
-    void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
-        int count = 12;
-        sendBillingWorkload(count);
-        List<AnalysisResponse> responses = exactlyOneReplyEach(count);
-        Map<String, Long> byResponses = new java.util.TreeMap<>();
-        responses.forEach(
-                r -> byResponses.merge(r.getTenantId(), r.getCost().getNanoUsd(), Long::sum));
-        List<KernelCostRecord> records = costRecordsOf(responses);
-        Map<String, Long> byRecords = totalsByTenant(records);
-        // the HTML report reads the same committed records from the topic
-        java.nio.file.Path report = java.nio.file.Files.createTempFile("costs-", ".html");
-        assertThat(
+        /**
+         * zerolayer inspect prints a graph from the graphs topic, with its choices and their
+         * reasons.
+         */
+        private void inspectPrintsTheGraphWithItsChoices(String shared) {
+            java.io.ByteArrayOutputStream inspected = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream stdout = System.out;
+            int inspectExit;
+            try (java.io.PrintStream out =
+                    new java.io.PrintStream(inspected, true, StandardCharsets.UTF_8)) {
+                System.setOut(out);
+                inspectExit =
                         io.zerolayer.cli.ZeroLayerCli.commandLine()
                                 .execute(
-                                        "costs",
-                                        "report",
+                                        "inspect",
                                         "--bootstrap-servers",
                                         KAFKA.bootstrapServers(),
-                                        "--topic",
-                                        conf.get(PipelineOptions.COSTS_TOPIC),
-                                        "--out",
-                                        report.toString()))
-                .isZero();
-        assertThat(java.nio.file.Files.readString(report))
-                .contains(records.size() + " kernel cost records")
-                .contains("\"acme\"");
-        assertThat(byRecords).isEqualTo(byResponses);
-        assertThat(byRecords.get("acme")).isPositive();
+                                        "--graphs-topic",
+                                        conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                        shared.substring(0, 10));
+            } finally {
+                System.setOut(stdout);
+            }
+            String report = inspected.toString(StandardCharsets.UTF_8);
+            assertThat(inspectExit).isZero();
+            assertThat(report)
+                    .contains("graph " + shared)
+                    .contains("decode/answer")
+                    .contains("chunk/section:termination")
+                    .contains("why precision decoder 'answer' returns a vector or single passages")
+                    .contains("why batch-size")
+                    .contains("estimate  ");
+        }
 
-        // event time moves on only with new records: requests of another tenant close the windows
-        Map<String, Long> bySummary = new java.util.TreeMap<>();
-        long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
-        int tick = 0;
-        while (!bySummary.keySet().containsAll(byRecords.keySet())
-                || !bySummary.entrySet().stream()
-                        .filter(e -> byRecords.containsKey(e.getKey()))
-                        .allMatch(e -> e.getValue().equals(byRecords.get(e.getKey())))) {
-            assertThat(System.nanoTime()).as("summaries reconcile in time").isLessThan(deadline);
+        /** One kernel cost record per executed node per request, summing to the reply's cost. */
+        private void eachExecutedNodeIsBilledOnce(Map<String, AnalysisResponse> responses) {
+            int expectedCosts =
+                    responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
+            List<KernelCostRecord> costs =
+                    KAFKA
+                            .read(
+                                    conf.get(PipelineOptions.COSTS_TOPIC),
+                                    expectedCosts,
+                                    REPLY_TIMEOUT,
+                                    Duration.ofSeconds(1))
+                            .stream()
+                            .map(
+                                    r ->
+                                            SingleObjectCodec.of(KernelCostRecord.class)
+                                                    .decode(r.value()))
+                            .toList();
+            assertThat(costs).hasSize(expectedCosts);
+            assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
+            long answerNanos =
+                    costs.stream()
+                            .filter(c -> c.getRequestId().equals("answer-3"))
+                            .mapToLong(KernelCostRecord::getDurationNanos)
+                            .sum();
+            assertThat(answerNanos).isEqualTo(responses.get("answer-3").getCost().getKernelNanos());
+        }
+
+        @Test
+        void badInputIsRejectedOrDeadLetteredAndJsonRequestsGetJsonReplies() throws Exception {
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            byte[] garbage = {0x00, 0x13, 0x37, (byte) 0xff};
+            KAFKA.send(
+                    requests,
+                    "k-garbage".getBytes(),
+                    garbage,
+                    "trace-id",
+                    "t-1",
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-garbage");
             KAFKA.send(
                     requests,
                     null,
-                    REQUESTS.encode(request("tick-" + tick++, "<task:embed> tick")),
+                    REQUESTS.encode(request("typo", "<task:clasify><labels>a, b</labels> text")),
                     ZeroLayerHeaders.CORRELATION_ID,
-                    "tick");
-            Thread.sleep(500);
-            bySummary.clear();
-            for (var r :
+                    "corr-typo");
+            KAFKA.send(
+                    requests,
+                    null,
+                    "{\"requestId\":\"json-1\",\"tenantId\":\"kcat\",\"prompt\":\"<task:embed><output_format:json> plain Kafka tools\"}"
+                            .getBytes(StandardCharsets.UTF_8),
+                    ZeroLayerHeaders.CONTENT_TYPE,
+                    "application/json",
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    "corr-json");
+
+            List<ConsumerRecord<byte[], byte[]>> dead =
                     KAFKA.read(
-                            conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
-                            0,
-                            Duration.ofSeconds(2),
-                            Duration.ofSeconds(1))) {
-                CostSummary summary = SingleObjectCodec.of(CostSummary.class).decode(r.value());
-                bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
+                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                            1,
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(1));
+            assertThat(dead)
+                    .singleElement()
+                    .satisfies(
+                            r -> {
+                                assertThat(r.value()).containsExactly(garbage);
+                                assertThat(r.key()).isEqualTo("k-garbage".getBytes());
+                                assertThat(header(r, "trace-id")).isEqualTo("t-1");
+                                assertThat(header(r, ZeroLayerHeaders.DLT_ORIGINAL_TOPIC))
+                                        .isEqualTo(requests);
+                                assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_FQCN))
+                                        .endsWith("UndecodableRecordException");
+                                assertThat(header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                                        .contains("magic");
+                                assertThat(
+                                                r.headers()
+                                                        .lastHeader(
+                                                                ZeroLayerHeaders
+                                                                        .DLT_ORIGINAL_OFFSET)
+                                                        .value())
+                                        .hasSize(Long.BYTES);
+                                assertThat(
+                                                ByteBuffer.wrap(
+                                                                r.headers()
+                                                                        .lastHeader(
+                                                                                ZeroLayerHeaders
+                                                                                        .DLT_ORIGINAL_PARTITION)
+                                                                        .value())
+                                                        .getInt())
+                                        .isBetween(0, SLOTS - 1);
+                            });
+
+            List<ConsumerRecord<byte[], byte[]>> replies =
+                    KAFKA.read(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            2,
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(1));
+            assertThat(replies).hasSize(2);
+            ConsumerRecord<byte[], byte[]> rejected =
+                    replies.stream()
+                            .filter(
+                                    r ->
+                                            "corr-typo"
+                                                    .equals(
+                                                            header(
+                                                                    r,
+                                                                    ZeroLayerHeaders
+                                                                            .CORRELATION_ID)))
+                            .findFirst()
+                            .orElseThrow();
+            AnalysisResponse rejection = RESPONSES.decode(rejected.value());
+            assertThat(rejection.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+            assertThat(rejection.getDiagnostics())
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.getHint()).contains("classify"));
+
+            ConsumerRecord<byte[], byte[]> json =
+                    replies.stream()
+                            .filter(
+                                    r ->
+                                            "corr-json"
+                                                    .equals(
+                                                            header(
+                                                                    r,
+                                                                    ZeroLayerHeaders
+                                                                            .CORRELATION_ID)))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(header(json, ZeroLayerHeaders.CONTENT_TYPE)).isEqualTo("application/json");
+            JsonNode body = JSON.readTree(json.value());
+            assertThat(body.get("status").asText()).isEqualTo("OK");
+            assertThat(body.get("result").get("vector")).hasSize(384);
+            assertThat(body.get("graphId").asText())
+                    .isEqualTo(header(json, ZeroLayerHeaders.GRAPH_ID));
+        }
+
+        @Test
+        void aCorpusOfBadPromptsAndRecordsLosesNothingAndTheJobKeepsAnswering() throws Exception {
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            Map<String, String> prompts = new java.util.LinkedHashMap<>();
+            prompts.put(
+                    "deep",
+                    "<task:summarize>"
+                            + "<note>".repeat(100_000)
+                            + "The pump failed twice. It was replaced."
+                            + "</note>".repeat(100_000));
+            prompts.put("lt-flood", "<".repeat(20 << 20));
+            prompts.put(
+                    "unclosed",
+                    "<task:summarize><document format=\"text\">The lease ends in May. Rent is due"
+                            + " monthly.");
+            prompts.put(
+                    "unknown-tag",
+                    "<task:summarize><blink>Shipping was late. The box was dented.</blink>");
+            prompts.put("misspelled", "<task:summarise> text");
+            for (Map.Entry<String, String> p : prompts.entrySet()) {
+                KAFKA.send(
+                        requests,
+                        null,
+                        REQUESTS.encode(request(p.getKey(), p.getValue())),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "corr-" + p.getKey());
+            }
+            byte[] good =
+                    REQUESTS.encode(request("after", "<task:embed><note>Still answering.</note>"));
+            byte[] invalidUtf8 = REQUESTS.encode(request("utf8", "<task:embed> XYZ"));
+            int at = new String(invalidUtf8, StandardCharsets.ISO_8859_1).indexOf("XYZ");
+            invalidUtf8[at] = (byte) 0xC3;
+            Map<String, byte[]> deadOnArrival = new java.util.LinkedHashMap<>();
+            deadOnArrival.put("garbage", new byte[] {0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01});
+            deadOnArrival.put("empty", new byte[0]);
+            deadOnArrival.put("wrong-schema", HostileRecords.ofAnotherSchema());
+            deadOnArrival.put("truncated", java.util.Arrays.copyOf(good, good.length - 7));
+            deadOnArrival.put("invalid-utf8", invalidUtf8);
+            for (Map.Entry<String, byte[]> d : deadOnArrival.entrySet()) {
+                KAFKA.send(
+                        requests,
+                        d.getKey().getBytes(),
+                        d.getValue(),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "corr-" + d.getKey());
+            }
+            KAFKA.send(requests, null, good, ZeroLayerHeaders.CORRELATION_ID, "corr-after");
+
+            int expectedReplies = prompts.size() + 1;
+            List<ConsumerRecord<byte[], byte[]>> replies =
+                    KAFKA.read(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            expectedReplies,
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(2));
+            List<ConsumerRecord<byte[], byte[]>> dead =
+                    KAFKA.read(
+                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                            deadOnArrival.size(),
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(1));
+
+            // counting holds: every record sent is exactly one reply or one dead letter
+            assertThat(replies.size() + dead.size())
+                    .isEqualTo(prompts.size() + deadOnArrival.size() + 1);
+            Map<String, AnalysisResponse> byId = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : replies) {
+                AnalysisResponse response = RESPONSES.decode(r.value());
+                assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID))
+                        .isEqualTo("corr-" + response.getRequestId());
+                byId.put(response.getRequestId(), response);
+            }
+            assertThat(byId.keySet())
+                    .containsExactlyInAnyOrderElementsOf(
+                            java.util.stream.Stream.concat(
+                                            prompts.keySet().stream(),
+                                            java.util.stream.Stream.of("after"))
+                                    .toList());
+
+            AnalysisResponse deep = byId.get("deep");
+            assertThat(deep.getFidelity()).isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
+            assertThat(deep.getOutput()).contains("The pump failed twice.");
+            assertThat(deep.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL040");
+            assertThat(byId.get("unclosed").getFidelity())
+                    .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE);
+            assertThat(byId.get("unknown-tag").getOutput()).contains("Shipping was late.");
+            assertThat(byId.get("unknown-tag").getGraphId()).isEqualTo(deep.getGraphId());
+            assertThat(byId.get("lt-flood").getStatus()).isEqualTo(ResponseStatus.REJECTED);
+            assertThat(byId.get("lt-flood").getDiagnostics())
+                    .extracting(d -> d.getCode())
+                    .containsExactly("ZL001");
+            assertThat(byId.get("misspelled").getDiagnostics().get(0).getHint())
+                    .isEqualTo("did you mean <task:summarize>?");
+            assertThat(byId.get("after").getStatus()).isEqualTo(ResponseStatus.OK);
+            assertThat(byId.get("after").getFidelity())
+                    .isEqualTo(io.zerolayer.schemas.Fidelity.FULL);
+
+            Map<String, String> deadReasons = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : dead) {
+                String key = new String(r.key(), StandardCharsets.UTF_8);
+                assertThat(r.value()).isEqualTo(deadOnArrival.get(key));
+                assertThat(header(r, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo("corr-" + key);
+                deadReasons.put(key, header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE));
+            }
+            assertThat(deadReasons).containsOnlyKeys(deadOnArrival.keySet());
+            assertThat(deadReasons.get("empty")).contains("Empty");
+            assertThat(deadReasons.get("wrong-schema")).contains("Unknown schema fingerprint");
+            assertThat(deadReasons.get("truncated")).contains("Truncated");
+            assertThat(deadReasons.get("invalid-utf8")).contains("Invalid UTF-8");
+            assertThat(deadReasons.get("garbage")).contains("magic");
+        }
+    }
+
+    /**
+     * Hot graphs spread over the slots; a failing main path falls back and answers every request
+     * once.
+     */
+    @Nested
+    class HotGraphsAndFaults {
+        @Test
+        void aHotStructureUsesEverySlotAndEachShardCompilesOnce() throws Exception {
+            conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1.0); // any burst is hot
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            int count = 40;
+            for (int i = 0; i < count; i++) {
+                KAFKA.send(
+                        requests,
+                        null,
+                        REQUESTS.encode(
+                                request(
+                                        "hot-" + i,
+                                        "<task:embed><note>Reading "
+                                                + i
+                                                + " of the gauge.</note>")),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "corr-hot-" + i);
+            }
+            List<AnalysisResponse> responses = exactlyOneReplyEach(count);
+            assertThat(responses)
+                    .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
+            assertThat(responses.stream().map(AnalysisResponse::getGraphId).distinct()).hasSize(1);
+            // one compile per (graph, shard): the hot graph was compiled in each of the slots
+            assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
+                    .hasSize(SLOTS);
+            List<ExecutionGraph> descriptors =
+                    KAFKA
+                            .read(
+                                    conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                    SLOTS,
+                                    REPLY_TIMEOUT,
+                                    Duration.ofSeconds(1))
+                            .stream()
+                            .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
+                            .toList();
+            assertThat(compiled(descriptors)).hasSize(SLOTS);
+        }
+
+        @Test
+        void withMainPathFaultsInjectedEveryRequestIsAnsweredOnceAndTheFallbackAnswersReduced()
+                throws Exception {
+            conf.set(PipelineOptions.BATCH_SIZE, 4);
+            conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
+            conf.set(io.zerolayer.jobs.FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH, 2);
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            int count = 32;
+            for (int i = 0; i < count; i++) {
+                String prompt =
+                        i % 4 == 3
+                                ? "<task:answer><question>When are invoices due?</question>"
+                                        + contract(i)
+                                : "<task:summarize><ticket>Ticket "
+                                        + i
+                                        + ": the parcel came late and the box was crushed. I want a"
+                                        + " refund.</ticket>";
+                KAFKA.send(
+                        requests,
+                        null,
+                        REQUESTS.encode(request("fault-" + i, prompt)),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "corr-fault-" + i);
+            }
+            List<AnalysisResponse> responses = exactlyOneReplyEach(count);
+            assertThat(responses)
+                    .allSatisfy(r -> assertThat(r.getStatus()).isEqualTo(ResponseStatus.OK));
+            List<AnalysisResponse> reduced =
+                    responses.stream().filter(r -> r.getFidelity() == Fidelity.REDUCED).toList();
+            long full = responses.stream().filter(r -> r.getFidelity() == Fidelity.FULL).count();
+            assertThat(reduced).isNotEmpty();
+            assertThat(full).isPositive();
+            assertThat(reduced.size() + full).isEqualTo(count);
+            assertThat(reduced)
+                    .allSatisfy(
+                            r -> {
+                                assertThat(r.getDiagnostics())
+                                        .anySatisfy(
+                                                d -> {
+                                                    assertThat(d.getCode()).isEqualTo("ZL092");
+                                                    assertThat(d.getMessage())
+                                                            .contains("injected fault");
+                                                });
+                                assertThat(r.getOutput()).isNotBlank();
+                            });
+            // the fallback's cost records name the model that ran: int8 on the CPU
+            Set<String> reducedIds =
+                    reduced.stream()
+                            .map(AnalysisResponse::getRequestId)
+                            .collect(java.util.stream.Collectors.toSet());
+            List<KernelCostRecord> encodes =
+                    KAFKA
+                            .read(
+                                    conf.get(PipelineOptions.COSTS_TOPIC),
+                                    count * 5,
+                                    REPLY_TIMEOUT,
+                                    Duration.ofSeconds(2))
+                            .stream()
+                            .map(
+                                    r ->
+                                            SingleObjectCodec.of(KernelCostRecord.class)
+                                                    .decode(r.value()))
+                            .filter(c -> c.getKernel().equals("encode"))
+                            .toList();
+            assertThat(encodes).hasSize(count);
+            assertThat(encodes.stream().filter(c -> reducedIds.contains(c.getRequestId())))
+                    .hasSize(reduced.size())
+                    .allSatisfy(c -> assertThat(c.getModel()).isEqualTo("minilm-l6-v2-int8"));
+        }
+    }
+
+    /**
+     * Every kernel billed exactly once, and the three views of the bill agree to the nano-dollar.
+     */
+    @Nested
+    class Billing {
+        @Test
+        void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            int count = 12;
+            sendBillingWorkload(count);
+            List<AnalysisResponse> responses = exactlyOneReplyEach(count);
+            Map<String, Long> byResponses = new java.util.TreeMap<>();
+            responses.forEach(
+                    r -> byResponses.merge(r.getTenantId(), r.getCost().getNanoUsd(), Long::sum));
+            List<KernelCostRecord> records = costRecordsOf(responses);
+            Map<String, Long> byRecords = totalsByTenant(records);
+            // the HTML report reads the same committed records from the topic
+            java.nio.file.Path report = java.nio.file.Files.createTempFile("costs-", ".html");
+            assertThat(
+                            io.zerolayer.cli.ZeroLayerCli.commandLine()
+                                    .execute(
+                                            "costs",
+                                            "report",
+                                            "--bootstrap-servers",
+                                            KAFKA.bootstrapServers(),
+                                            "--topic",
+                                            conf.get(PipelineOptions.COSTS_TOPIC),
+                                            "--out",
+                                            report.toString()))
+                    .isZero();
+            assertThat(java.nio.file.Files.readString(report))
+                    .contains(records.size() + " kernel cost records")
+                    .contains("\"acme\"");
+            assertThat(byRecords).isEqualTo(byResponses);
+            assertThat(byRecords.get("acme")).isPositive();
+
+            // event time moves on only with new records: requests of another tenant close the
+            // windows
+            Map<String, Long> bySummary = new java.util.TreeMap<>();
+            long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+            int tick = 0;
+            while (!bySummary.keySet().containsAll(byRecords.keySet())
+                    || !bySummary.entrySet().stream()
+                            .filter(e -> byRecords.containsKey(e.getKey()))
+                            .allMatch(e -> e.getValue().equals(byRecords.get(e.getKey())))) {
+                assertThat(System.nanoTime())
+                        .as("summaries reconcile in time")
+                        .isLessThan(deadline);
+                KAFKA.send(
+                        requests,
+                        null,
+                        REQUESTS.encode(request("tick-" + tick++, "<task:embed> tick")),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "tick");
+                Thread.sleep(500);
+                bySummary.clear();
+                for (var r :
+                        KAFKA.read(
+                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                0,
+                                Duration.ofSeconds(2),
+                                Duration.ofSeconds(1))) {
+                    CostSummary summary = SingleObjectCodec.of(CostSummary.class).decode(r.value());
+                    bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
+                }
+            }
+            // Σ summary = Σ records = Σ response totals, per tenant
+            byRecords.forEach(
+                    (tenant, total) -> assertThat(bySummary).containsEntry(tenant, total));
+
+            // the Grafana dashboard queries metrics the running job reports, costs by tenant
+            // included
+            String metrics = scrapeMetrics();
+            assertThat(metrics).contains("tenant=\"acme\"");
+            JsonNode dashboard =
+                    JSON.readTree(
+                            java.nio.file.Path.of("../docker/grafana/zerolayer-dashboard.json")
+                                    .toFile());
+            java.util.regex.Pattern metric =
+                    java.util.regex.Pattern.compile("flink_taskmanager_job_task_operator_[a-z_]+");
+            int queried = 0;
+            for (JsonNode panel : dashboard.get("panels")) {
+                for (JsonNode target : panel.get("targets")) {
+                    var m = metric.matcher(target.get("expr").asText());
+                    while (m.find()) {
+                        queried++;
+                        assertThat(metrics)
+                                .as("%s in panel '%s'", m.group(), panel.get("title").asText())
+                                .contains(m.group() + "{");
+                    }
+                }
+            }
+            assertThat(queried).isGreaterThanOrEqualTo(6);
+        }
+
+        /** Sends the billing workload: {@code count} requests of two tenants and two structures. */
+        private void sendBillingWorkload(int count) {
+            for (int i = 0; i < count; i++) {
+                AnalysisRequest r =
+                        request(
+                                "exact-" + i,
+                                i % 4 == 0
+                                        ? "<task:answer><question>When are invoices due?</question>"
+                                                + contract(i)
+                                        : "<task:summarize><ticket>Ticket "
+                                                + i
+                                                + ": the parcel came late. I want a"
+                                                + " refund.</ticket>");
+                r.setTenantId(i % 2 == 0 ? "acme" : "globex");
+                KAFKA.send(
+                        conf.get(PipelineOptions.REQUESTS_TOPIC),
+                        null,
+                        REQUESTS.encode(r),
+                        ZeroLayerHeaders.CORRELATION_ID,
+                        "exact-" + i);
             }
         }
-        // Σ summary = Σ records = Σ response totals, per tenant
-        byRecords.forEach((tenant, total) -> assertThat(bySummary).containsEntry(tenant, total));
 
-        // the Grafana dashboard queries metrics the running job reports, costs by tenant included
-        String metrics = scrapeMetrics();
-        assertThat(metrics).contains("tenant=\"acme\"");
-        JsonNode dashboard =
-                JSON.readTree(
-                        java.nio.file.Path.of("../docker/grafana/zerolayer-dashboard.json")
-                                .toFile());
-        java.util.regex.Pattern metric =
-                java.util.regex.Pattern.compile("flink_taskmanager_job_task_operator_[a-z_]+");
-        int queried = 0;
-        for (JsonNode panel : dashboard.get("panels")) {
-            for (JsonNode target : panel.get("targets")) {
-                var m = metric.matcher(target.get("expr").asText());
-                while (m.find()) {
-                    queried++;
-                    assertThat(metrics)
-                            .as("%s in panel '%s'", m.group(), panel.get("title").asText())
-                            .contains(m.group() + "{");
+        /** The committed cost records of the workload's replies, after checking the replies. */
+        private List<KernelCostRecord> billedRecords(int count) {
+            return costRecordsOf(exactlyOneReplyEach(count));
+        }
+
+        /** The committed cost records of these replies: as many as their kernels. */
+        private List<KernelCostRecord> costRecordsOf(List<AnalysisResponse> responses) {
+            return KAFKA
+                    .read(
+                            conf.get(PipelineOptions.COSTS_TOPIC),
+                            responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(3))
+                    .stream()
+                    .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
+                    .toList();
+        }
+
+        private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
+            Map<String, Long> totals = new java.util.TreeMap<>();
+            records.forEach(
+                    c ->
+                            totals.merge(
+                                    c.getTenantId(),
+                                    c.getComputeNanoUsd()
+                                            + c.getMemoryNanoUsd()
+                                            + c.getPcieNanoUsd()
+                                            + c.getDeviceTimeNanoUsd(),
+                                    Long::sum));
+            return totals;
+        }
+
+        @Test
+        void aJobThatFailsMidStreamBillsEveryKernelExactlyOnceWithTheTotalsOfAFailureFreeRun()
+                throws Exception {
+            int count = 16;
+            // batches of one, so a request's bill cannot depend on how a replay regroups requests
+            conf.set(PipelineOptions.BATCH_SIZE, 1);
+            JOB.start();
+            sendBillingWorkload(count);
+            List<KernelCostRecord> clean = billedRecords(count);
+            JOB.cancel();
+
+            // the same requests again, on fresh topics, with a slot crashing half-way through
+            for (var topic :
+                    List.of(
+                            PipelineOptions.REQUESTS_TOPIC,
+                            PipelineOptions.RESPONSES_TOPIC,
+                            PipelineOptions.COSTS_TOPIC)) {
+                conf.set(topic, freshTopic("exact-b"));
+                KAFKA.broker().createTopics(Map.of(conf.get(topic), SLOTS));
+            }
+            conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
+            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
+            conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
+            JOB.start();
+            sendBillingWorkload(count);
+            List<KernelCostRecord> replayed = billedRecords(count);
+            assertThat(io.zerolayer.operators.flink.GraphExecutorFunction.injectedCrashHappened())
+                    .as("the job failed and restarted mid-stream")
+                    .isTrue();
+
+            // read_committed: no record twice, none missing, the same money
+            assertThat(replayed).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
+            assertThat(replayed.stream().map(KernelCostRecord::getRecordId).sorted().toList())
+                    .isEqualTo(clean.stream().map(KernelCostRecord::getRecordId).sorted().toList());
+            assertThat(totalsByTenant(replayed))
+                    .isEqualTo(totalsByTenant(clean))
+                    .containsKeys("acme", "globex");
+        }
+    }
+
+    /** What survives a restart, how few transactional ids the sinks use, and the control topic. */
+    @Nested
+    class RestartsAndControl {
+        @Test
+        void aRestartedJobRecompilesItsGraphsFromTheGraphsTopicBeforeTheFirstRequest()
+                throws Exception {
+            JOB.start();
+            AnalysisResponse before =
+                    roundTrip(
+                            "before-restart",
+                            "<task:answer><output_format:json><question>Who pays?</question>"
+                                    + contract(0));
+            assertThat(before.getTimings().getCompileMicros()).isPositive();
+            // a job started afresh (no checkpoint to restore) resumes from the group's committed
+            // offsets; a source commits them as checkpoints complete, the first ones only once its
+            // consumer has found the group coordinator (seconds, on a fresh broker)
+            awaitCommittedOffsets(1);
+            JOB.cancel();
+            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
+            JOB.start();
+            // same structure, other words: its graph was rebuilt from the descriptor's signature
+            AnalysisResponse after =
+                    roundTrip(
+                            "after-restart",
+                            "<task:answer><output_format:json><question>When can it end?</question>"
+                                    + contract(1));
+            assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
+            assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
+            assertThat(
+                            KAFKA
+                                    .read(
+                                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                            2,
+                                            REPLY_TIMEOUT,
+                                            Duration.ofSeconds(1))
+                                    .stream()
+                                    .map(r -> RESPONSES.decode(r.value()).getRequestId()))
+                    .as("the restarted job resumed after the request answered before it")
+                    .containsExactlyInAnyOrder("before-restart", "after-restart");
+        }
+
+        @Test
+        void everySinkKeepsAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
+            JOB.start();
+            // each reply waits for the checkpoint that commits it, so 16 round trips in a row span
+            // at least 16 checkpoints: a sink naming a transaction per checkpoint leaves at least
+            // 16
+            // ids per writer on the broker, each kept there for transactional.id.expiration.ms
+            for (int i = 0; i < 16; i++) {
+                assertThat(
+                                roundTrip(
+                                                "tx-" + i,
+                                                "<task:answer><output_format:json><question>Who"
+                                                        + " pays?</question>"
+                                                        + contract(i))
+                                        .getStatus())
+                        .isEqualTo(ResponseStatus.OK);
+            }
+            String prefix = conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-";
+            Map<String, Set<String>> idsBySink;
+            try (var admin =
+                    org.apache.kafka.clients.admin.Admin.create(
+                            Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+                // an id is <prefix>-<sink>-<subtask>-<n>; group them by sink
+                idsBySink =
+                        admin.listTransactions().all().get().stream()
+                                .map(
+                                        org.apache.kafka.clients.admin.TransactionListing
+                                                ::transactionalId)
+                                .filter(id -> id.startsWith(prefix))
+                                .collect(
+                                        Collectors.groupingBy(
+                                                id -> {
+                                                    String writer =
+                                                            id.substring(0, id.lastIndexOf('-'));
+                                                    return writer.substring(
+                                                            prefix.length(),
+                                                            writer.lastIndexOf('-'));
+                                                },
+                                                Collectors.toSet()));
+            }
+            // two writers a sink (one per slot), a few ids each: the one in use and those waiting
+            // for their checkpoint's commit (one at a time here; three allowed)
+            // (the replies sink too: it names its topics as the allow-list's pattern)
+            for (String sink : List.of("replies", "costs", "graphs", "cost-summary", "dlt")) {
+                assertThat(idsBySink.get(sink))
+                        .as("transactional ids of the %s sink", sink)
+                        .isNotEmpty()
+                        .hasSizeLessThanOrEqualTo(3 * SLOTS);
+            }
+        }
+
+        /** Waits until the job's consumer group has committed offsets past {@code requests}. */
+        private void awaitCommittedOffsets(long requests) throws Exception {
+            long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+            try (var admin =
+                    org.apache.kafka.clients.admin.Admin.create(
+                            Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+                long committed = 0;
+                while (committed < requests) {
+                    assertThat(System.nanoTime())
+                            .as("offsets of %d requests committed in time", requests)
+                            .isLessThan(deadline);
+                    Thread.sleep(100);
+                    committed =
+                            admin
+                                    .listConsumerGroupOffsets(conf.get(PipelineOptions.GROUP_ID))
+                                    .partitionsToOffsetAndMetadata()
+                                    .get()
+                                    .values()
+                                    .stream()
+                                    .mapToLong(o -> o == null ? 0 : o.offset())
+                                    .sum();
                 }
             }
         }
-        assertThat(queried).isGreaterThanOrEqualTo(6);
-    }
 
-    /** Sends the billing workload: {@code count} requests of two tenants and two structures. */
-    private void sendBillingWorkload(int count) {
-        for (int i = 0; i < count; i++) {
-            AnalysisRequest r =
-                    request(
-                            "exact-" + i,
-                            i % 4 == 0
-                                    ? "<task:answer><question>When are invoices due?</question>"
-                                            + contract(i)
-                                    : "<task:summarize><ticket>Ticket "
-                                            + i
-                                            + ": the parcel came late. I want a refund.</ticket>");
-            r.setTenantId(i % 2 == 0 ? "acme" : "globex");
+        /** Sends one request and waits for its reply. */
+        private AnalysisResponse roundTrip(String id, String prompt) {
             KAFKA.send(
                     conf.get(PipelineOptions.REQUESTS_TOPIC),
                     null,
-                    REQUESTS.encode(r),
-                    ZeroLayerHeaders.CORRELATION_ID,
-                    "exact-" + i);
+                    REQUESTS.encode(request(id, prompt)));
+            return replyTo(id);
         }
-    }
 
-    /** The committed cost records of the workload's replies, after checking the replies. */
-    private List<KernelCostRecord> billedRecords(int count) {
-        return costRecordsOf(exactlyOneReplyEach(count));
-    }
+        /**
+         * The reply to {@code id} on the responses topic, however many other replies came first (a
+         * job started afresh after a cancel may answer again what its last checkpoint had not yet
+         * committed offsets for).
+         */
+        private AnalysisResponse replyTo(String id) {
+            return KAFKA
+                    .readUntil(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            r -> RESPONSES.decode(r.value()).getRequestId().equals(id),
+                            REPLY_TIMEOUT)
+                    .stream()
+                    .map(r -> RESPONSES.decode(r.value()))
+                    .filter(r -> r.getRequestId().equals(id))
+                    .findFirst()
+                    .orElseThrow(
+                            () ->
+                                    new AssertionError(
+                                            "no reply to " + id + " within " + REPLY_TIMEOUT));
+        }
 
-    /** The committed cost records of these replies: as many as their kernels. */
-    private List<KernelCostRecord> costRecordsOf(List<AnalysisResponse> responses) {
-        return KAFKA
-                .read(
-                        conf.get(PipelineOptions.COSTS_TOPIC),
-                        responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
-                        REPLY_TIMEOUT,
-                        Duration.ofSeconds(3))
-                .stream()
-                .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                .toList();
+        @Test
+        void cacheTtlClearCacheAndReloadContractsThroughTheControlTopic() throws Exception {
+            // long enough that a reply's round trip (checkpoint included) never outlasts it on a
+            // busy
+            // machine, short enough to wait out
+            conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofSeconds(5));
+            JOB.start();
+            String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
+            assertThat(roundTrip("first", prompt).getTimings().getCompileMicros()).isPositive();
+            assertThat(roundTrip("warm", prompt).getTimings().getCompileMicros()).isZero();
+            Thread.sleep(6_000);
+            assertThat(roundTrip("after-ttl", prompt).getTimings().getCompileMicros())
+                    .as("idle past the TTL")
+                    .isPositive();
+
+            String control = conf.get(PipelineOptions.CONTROL_TOPIC);
+            KAFKA.send(
+                    control,
+                    null,
+                    new io.zerolayer.operators.flink.ControlCommand("clear-cache", null).toJson());
+            Thread.sleep(1_000); // within the TTL, so only clear-cache can explain a compile
+            assertThat(roundTrip("after-clear", prompt).getTimings().getCompileMicros())
+                    .as("after clear-cache")
+                    .isPositive();
+
+            AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.");
+            assertThat(before.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+            String contracts =
+                    io.zerolayer.operators.contracts.TaskContracts.builtIn()
+                            .source()
+                            .replace("version: 1", "version: 2")
+                            .replace(
+                                    "  extract:\n", "  digest: {decoder: summarize}\n  extract:\n");
+            KAFKA.send(
+                    control,
+                    null,
+                    new io.zerolayer.operators.flink.ControlCommand("reload-contracts", contracts)
+                            .toJson());
+            Thread.sleep(2_000);
+            AnalysisResponse after =
+                    roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.");
+            assertThat(after.getStatus()).isEqualTo(ResponseStatus.OK);
+            assertThat(after.getTask()).isEqualTo("digest");
+            AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt);
+            assertThat(embedUnderV2.getGraphId())
+                    .as("the contracts' version is part of the graph id")
+                    .isNotEqualTo(replyTo("first").getGraphId());
+        }
     }
 
     /** The committed replies, checked to be exactly {@code count}, one per request id. */
@@ -798,246 +1095,6 @@ class StreamingJobITCase {
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);
         return responses;
-    }
-
-    private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
-        Map<String, Long> totals = new java.util.TreeMap<>();
-        records.forEach(
-                c ->
-                        totals.merge(
-                                c.getTenantId(),
-                                c.getComputeNanoUsd()
-                                        + c.getMemoryNanoUsd()
-                                        + c.getPcieNanoUsd()
-                                        + c.getDeviceTimeNanoUsd(),
-                                Long::sum));
-        return totals;
-    }
-
-    @Test
-    void aJobThatFailsMidStreamBillsEveryKernelExactlyOnceWithTheTotalsOfAFailureFreeRun()
-            throws Exception {
-        int count = 16;
-        // batches of one, so a request's bill cannot depend on how a replay regroups requests
-        job.cancel().get();
-        conf.set(PipelineOptions.BATCH_SIZE, 1);
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-a"));
-        job = start(conf);
-        sendBillingWorkload(count);
-        List<KernelCostRecord> clean = billedRecords(count);
-        job.cancel().get();
-
-        // the same requests again, on fresh topics, with a slot crashing half-way through
-        for (var topic :
-                List.of(
-                        PipelineOptions.REQUESTS_TOPIC,
-                        PipelineOptions.RESPONSES_TOPIC,
-                        PipelineOptions.COSTS_TOPIC)) {
-            conf.set(topic, freshTopic("exact-b"));
-            KAFKA.broker().createTopics(Map.of(conf.get(topic), SLOTS));
-        }
-        conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
-        conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
-        job = start(conf);
-        sendBillingWorkload(count);
-        List<KernelCostRecord> replayed = billedRecords(count);
-        assertThat(io.zerolayer.operators.flink.GraphExecutorFunction.injectedCrashHappened())
-                .as("the job failed and restarted mid-stream")
-                .isTrue();
-
-        // read_committed: no record twice, none missing, the same money
-        assertThat(replayed).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
-        assertThat(replayed.stream().map(KernelCostRecord::getRecordId).sorted().toList())
-                .isEqualTo(clean.stream().map(KernelCostRecord::getRecordId).sorted().toList());
-        assertThat(totalsByTenant(replayed))
-                .isEqualTo(totalsByTenant(clean))
-                .containsKeys("acme", "globex");
-    }
-
-    @Test
-    void aRestartedJobRecompilesItsGraphsFromTheGraphsTopicBeforeTheFirstRequest()
-            throws Exception {
-        AnalysisResponse before =
-                roundTrip(
-                        "before-restart",
-                        "<task:answer><output_format:json><question>Who pays?</question>"
-                                + contract(0));
-        assertThat(before.getTimings().getCompileMicros()).isPositive();
-        // a job started afresh (no checkpoint to restore) resumes from the group's committed
-        // offsets; a source commits them as checkpoints complete, the first ones only once its
-        // consumer has found the group coordinator (seconds, on a fresh broker)
-        awaitCommittedOffsets(1);
-        job.cancel().get();
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
-        job = start(conf);
-        // same structure, other words: its graph was rebuilt from the descriptor's signature
-        AnalysisResponse after =
-                roundTrip(
-                        "after-restart",
-                        "<task:answer><output_format:json><question>When can it end?</question>"
-                                + contract(1));
-        assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
-        assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
-        assertThat(
-                        KAFKA
-                                .read(
-                                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                        2,
-                                        REPLY_TIMEOUT,
-                                        Duration.ofSeconds(1))
-                                .stream()
-                                .map(r -> RESPONSES.decode(r.value()).getRequestId()))
-                .as("the restarted job resumed after the request answered before it")
-                .containsExactlyInAnyOrder("before-restart", "after-restart");
-    }
-
-    @Test
-    void everySinkKeepsAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
-        // each reply waits for the checkpoint that commits it, so 16 round trips in a row span
-        // at least 16 checkpoints: a sink naming a transaction per checkpoint leaves at least 16
-        // ids per writer on the broker, each kept there for transactional.id.expiration.ms
-        for (int i = 0; i < 16; i++) {
-            assertThat(
-                            roundTrip(
-                                            "tx-" + i,
-                                            "<task:answer><output_format:json><question>Who"
-                                                    + " pays?</question>"
-                                                    + contract(i))
-                                    .getStatus())
-                    .isEqualTo(ResponseStatus.OK);
-        }
-        String prefix = conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-";
-        Map<String, Set<String>> idsBySink;
-        try (var admin =
-                org.apache.kafka.clients.admin.Admin.create(
-                        Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
-            // an id is <prefix>-<sink>-<subtask>-<n>; group them by sink
-            idsBySink =
-                    admin.listTransactions().all().get().stream()
-                            .map(org.apache.kafka.clients.admin.TransactionListing::transactionalId)
-                            .filter(id -> id.startsWith(prefix))
-                            .collect(
-                                    Collectors.groupingBy(
-                                            id -> {
-                                                String writer =
-                                                        id.substring(0, id.lastIndexOf('-'));
-                                                return writer.substring(
-                                                        prefix.length(), writer.lastIndexOf('-'));
-                                            },
-                                            Collectors.toSet()));
-        }
-        // two writers a sink (one per slot), a few ids each: the one in use and those waiting
-        // for their checkpoint's commit (one at a time here; three allowed)
-        // (the replies sink too: it names its topics as the allow-list's pattern)
-        for (String sink : List.of("replies", "costs", "graphs", "cost-summary", "dlt")) {
-            assertThat(idsBySink.get(sink))
-                    .as("transactional ids of the %s sink", sink)
-                    .isNotEmpty()
-                    .hasSizeLessThanOrEqualTo(3 * SLOTS);
-        }
-    }
-
-    /** Waits until the job's consumer group has committed offsets past {@code requests}. */
-    private void awaitCommittedOffsets(long requests) throws Exception {
-        long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
-        try (var admin =
-                org.apache.kafka.clients.admin.Admin.create(
-                        Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
-            long committed = 0;
-            while (committed < requests) {
-                assertThat(System.nanoTime())
-                        .as("offsets of %d requests committed in time", requests)
-                        .isLessThan(deadline);
-                Thread.sleep(100);
-                committed =
-                        admin
-                                .listConsumerGroupOffsets(conf.get(PipelineOptions.GROUP_ID))
-                                .partitionsToOffsetAndMetadata()
-                                .get()
-                                .values()
-                                .stream()
-                                .mapToLong(o -> o == null ? 0 : o.offset())
-                                .sum();
-            }
-        }
-    }
-
-    /** Sends one request and waits for its reply. */
-    private AnalysisResponse roundTrip(String id, String prompt) {
-        KAFKA.send(
-                conf.get(PipelineOptions.REQUESTS_TOPIC),
-                null,
-                REQUESTS.encode(request(id, prompt)));
-        return replyTo(id);
-    }
-
-    /**
-     * The reply to {@code id} on the responses topic, however many other replies came first (a job
-     * started afresh after a cancel may answer again what its last checkpoint had not yet committed
-     * offsets for).
-     */
-    private AnalysisResponse replyTo(String id) {
-        return KAFKA
-                .readUntil(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        r -> RESPONSES.decode(r.value()).getRequestId().equals(id),
-                        REPLY_TIMEOUT)
-                .stream()
-                .map(r -> RESPONSES.decode(r.value()))
-                .filter(r -> r.getRequestId().equals(id))
-                .findFirst()
-                .orElseThrow(
-                        () -> new AssertionError("no reply to " + id + " within " + REPLY_TIMEOUT));
-    }
-
-    @Test
-    void cacheTtlClearCacheAndReloadContractsThroughTheControlTopic() throws Exception {
-        job.cancel().get();
-        // long enough that a reply's round trip (checkpoint included) never outlasts it on a busy
-        // machine, short enough to wait out
-        conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofSeconds(5));
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-control"));
-        job = start(conf);
-        String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
-        assertThat(roundTrip("first", prompt).getTimings().getCompileMicros()).isPositive();
-        assertThat(roundTrip("warm", prompt).getTimings().getCompileMicros()).isZero();
-        Thread.sleep(6_000);
-        assertThat(roundTrip("after-ttl", prompt).getTimings().getCompileMicros())
-                .as("idle past the TTL")
-                .isPositive();
-
-        String control = conf.get(PipelineOptions.CONTROL_TOPIC);
-        KAFKA.send(
-                control,
-                null,
-                new io.zerolayer.operators.flink.ControlCommand("clear-cache", null).toJson());
-        Thread.sleep(1_000); // within the TTL, so only clear-cache can explain a compile
-        assertThat(roundTrip("after-clear", prompt).getTimings().getCompileMicros())
-                .as("after clear-cache")
-                .isPositive();
-
-        AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.");
-        assertThat(before.getStatus()).isEqualTo(ResponseStatus.REJECTED);
-        String contracts =
-                io.zerolayer.operators.contracts.TaskContracts.builtIn()
-                        .source()
-                        .replace("version: 1", "version: 2")
-                        .replace("  extract:\n", "  digest: {decoder: summarize}\n  extract:\n");
-        KAFKA.send(
-                control,
-                null,
-                new io.zerolayer.operators.flink.ControlCommand("reload-contracts", contracts)
-                        .toJson());
-        Thread.sleep(2_000);
-        AnalysisResponse after =
-                roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.");
-        assertThat(after.getStatus()).isEqualTo(ResponseStatus.OK);
-        assertThat(after.getTask()).isEqualTo("digest");
-        AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt);
-        assertThat(embedUnderV2.getGraphId())
-                .as("the contracts' version is part of the graph id")
-                .isNotEqualTo(replyTo("first").getGraphId());
     }
 
     /**

@@ -33,11 +33,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (SharedWithNestedClasses.nested(context)) {
+            return; // the enclosing class's broker serves its nested classes
+        }
         broker = EmbeddedKafkaBroker.start(null);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (SharedWithNestedClasses.nested(context)) {
+            return;
+        }
         if (broker != null) {
             broker.close();
         }

@@ -1,0 +1,107 @@
+package io.zerolayer.tests.testutils;
+
+import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
+
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.StreamingJob;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The streaming job for one test, on topics of its own on a shared broker and MiniCluster. Before
+ * each test it prepares the job's settings ({@link #conf()}: fresh topics, 500 ms checkpoints, one
+ * shard per graph so compile counts stay exact); the test changes what it needs and calls {@link
+ * #start()}; after the test the job is cancelled.
+ */
+public final class StreamingJobExtension implements BeforeEachCallback, AfterEachCallback {
+    private final EmbeddedKafkaExtension kafka;
+    private final int slots;
+    private Configuration conf;
+    private JobClient job;
+
+    public StreamingJobExtension(EmbeddedKafkaExtension kafka, int slots) {
+        this.kafka = kafka;
+        this.slots = slots;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        conf = new Configuration();
+        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests"));
+        conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
+        conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
+        conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
+        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
+        conf.set(PipelineOptions.COST_SUMMARY_WINDOW, Duration.ofSeconds(1));
+        conf.set(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
+        conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
+        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
+        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
+        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
+        // the burst of requests happens to split over the two classifier subtasks
+        conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1_000_000.0);
+        conf.set(PipelineOptions.LOAD_PER_SHARD, 1e12);
+        kafka.broker()
+                .createTopics(
+                        Map.of(
+                                conf.get(PipelineOptions.REQUESTS_TOPIC),
+                                slots,
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                2,
+                                conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.CONTROL_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                1));
+    }
+
+    /** The job's settings: change them before {@link #start()}. */
+    public Configuration conf() {
+        return conf;
+    }
+
+    /** Starts the job with {@link #conf()} as it is now. */
+    public JobClient start() throws Exception {
+        if (job != null) {
+            throw new IllegalStateException("The job runs; cancel() it first");
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(slots);
+        StreamingJob.define(env, conf);
+        job = env.executeAsync(StreamingJob.JOB_NAME);
+        return job;
+    }
+
+    /** The running job. */
+    public JobClient job() {
+        return job;
+    }
+
+    /** Cancels the running job and waits for it. */
+    public void cancel() throws Exception {
+        if (job != null) {
+            JobClient running = job;
+            job = null;
+            running.cancel().get();
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        cancel();
+    }
+}
