@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One ONNX Runtime session of a sentence encoder plus its tokenizer. The three steps of a graph's
  * encoder path are separate methods, so each can be timed and billed as its own kernel: {@link
- * #tokenize} → {@link #encode} (the ONNX run) → {@link #pool} (mean pooling + L2 norm).
+ * #tokenize} → {@link #encode} (the ONNX run) → {@link Pooling#pool} (mean pooling + L2 norm).
  *
  * <p>Created once per task slot (it loads ~23–90 MB of weights), safe for concurrent use, and must
  * be closed; use after {@link #close()} fails with a clear message.
@@ -43,10 +43,6 @@ public final class SentenceEncoder implements AutoCloseable {
     private final long sepId;
     private volatile boolean closed;
     private String device = "cpu";
-
-    /** Set once per JVM after the first CUDA session that could not be created. */
-    private static final java.util.concurrent.atomic.AtomicBoolean CUDA_WARNED =
-            new java.util.concurrent.atomic.AtomicBoolean();
 
     private SentenceEncoder(
             EncoderModel model,
@@ -118,7 +114,7 @@ public final class SentenceEncoder implements AutoCloseable {
             }
             String device = "cpu";
             if (target.isCuda()) {
-                device = addCuda(options, target) ? target.toString() : "cpu";
+                device = CudaProvider.addTo(options, target) ? target.toString() : "cpu";
             }
             OrtSession session = env.createSession(weights, options);
             LOG.info(
@@ -148,39 +144,6 @@ public final class SentenceEncoder implements AutoCloseable {
     /** Where this session runs: {@code cpu} or {@code cuda:N}. */
     public String device() {
         return device;
-    }
-
-    /**
-     * Adds the CUDA provider for {@code target} to {@code options}; false (and one WARN per JVM)
-     * when this ONNX Runtime cannot run on that device.
-     */
-    static boolean addCuda(OrtSession.SessionOptions options, ExecutionDevice target) {
-        if (!cudaProviderAvailable()) {
-            warnCuda(
-                    target,
-                    "this ONNX Runtime has no CUDA provider (build with -Pgpu for"
-                            + " onnxruntime_gpu)");
-            return false;
-        }
-        try {
-            ai.onnxruntime.providers.OrtCUDAProviderOptions cuda =
-                    new ai.onnxruntime.providers.OrtCUDAProviderOptions(target.deviceId());
-            if (target.memoryLimitBytes() > 0) {
-                cuda.add("gpu_mem_limit", String.valueOf(target.memoryLimitBytes()));
-            }
-            cuda.add("arena_extend_strategy", target.arenaStrategy().toString());
-            options.addCUDA(cuda);
-            return true;
-        } catch (OrtException | UnsatisfiedLinkError e) {
-            warnCuda(target, e.getMessage());
-            return false;
-        }
-    }
-
-    private static void warnCuda(ExecutionDevice target, String why) {
-        if (CUDA_WARNED.compareAndSet(false, true)) {
-            LOG.warn("Graphs planned for {} run on the CPU: {}", target, why);
-        }
     }
 
     /**
@@ -372,49 +335,10 @@ public final class SentenceEncoder implements AutoCloseable {
         }
     }
 
-    /** Mean pooling over real tokens, then L2 normalisation: one unit vector per text. */
-    public static float[][] pool(TokenBatch batch, float[] hidden) {
-        int h = EncoderModel.HIDDEN_SIZE;
-        float[][] vectors = new float[batch.batchSize()][h];
-        for (int b = 0; b < batch.batchSize(); b++) {
-            float[] v = vectors[b];
-            int count = 0;
-            for (int t = 0; t < batch.seqLen(); t++) {
-                if (batch.attentionMask()[b * batch.seqLen() + t] == 0) {
-                    continue;
-                }
-                count++;
-                int base = (b * batch.seqLen() + t) * h;
-                for (int k = 0; k < h; k++) {
-                    v[k] += hidden[base + k];
-                }
-            }
-            double norm = 0;
-            for (int k = 0; k < h; k++) {
-                v[k] /= Math.max(count, 1);
-                norm += v[k] * v[k];
-            }
-            float inv = (float) (1.0 / Math.max(Math.sqrt(norm), 1e-12));
-            for (int k = 0; k < h; k++) {
-                v[k] *= inv;
-            }
-        }
-        return vectors;
-    }
-
     /** tokenize → encode → pool in one call, for callers that do not bill the steps apart. */
     public float[][] embed(List<String> texts) {
         TokenBatch batch = tokenize(texts);
-        return pool(batch, encode(batch));
-    }
-
-    /** Cosine similarity of two unit vectors produced by {@link #pool}. */
-    public static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-        }
-        return dot;
+        return Pooling.pool(batch, encode(batch));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.zerolayer.bench;
 
+import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.gpu.TokenizedText;
@@ -73,7 +74,7 @@ final class PerRequestAnalysis {
         float[][] vectors = new float[sequences.size()][];
         for (List<Integer> run : EncoderRuns.split(order, i -> sequences.get(i).length)) {
             TokenBatch batch = encoder.batch(run.stream().map(sequences::get).toList());
-            float[][] pooled = SentenceEncoder.pool(batch, encoder.encode(batch));
+            float[][] pooled = Pooling.pool(batch, encoder.encode(batch));
             for (int k = 0; k < run.size(); k++) {
                 vectors[run.get(k)] = pooled[k];
             }

@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Type-checks a read prompt against the task contracts, like a compiler: every problem found, each
@@ -199,7 +198,7 @@ public final class ContractChecker {
                             t.line(),
                             t.column(),
                             "Unknown task '" + name + "'",
-                            nearest(name, contracts.taskNames())
+                            NearestName.of(name, contracts.taskNames())
                                     .map(s -> "did you mean <task:" + s + ">?")
                                     .orElse("known tasks: " + sorted(contracts.taskNames()))));
         }
@@ -216,7 +215,7 @@ public final class ContractChecker {
                             tag.line(),
                             tag.column(),
                             "Unknown tag <" + tag.name() + ">",
-                            nearest(tag.name(), contracts.tagNames())
+                            NearestName.of(tag.name(), contracts.tagNames())
                                     .map(s -> "did you mean <" + s + ">?")
                                     .orElse("known tags: " + sorted(contracts.tagNames()))));
             return;
@@ -268,7 +267,7 @@ public final class ContractChecker {
                             "<" + tag.name() + "> takes no ':' value, got '" + tag.value() + "'",
                             "write <" + tag.name() + ">"));
         } else if (spec.value() != null) {
-            checkValue(tag, "<" + tag.name() + ":…>", tag.value(), spec.value(), out);
+            spec.value().check(tag, "<" + tag.name() + ":…>", tag.value(), out);
         }
         Map<String, AttributeSpec> allowed =
                 tag.name().equals("task") && task != null ? task.attributes() : spec.attributes();
@@ -283,7 +282,7 @@ public final class ContractChecker {
                                 "<" + tag.name() + "> has no attribute '" + a.getKey() + "'",
                                 allowed.isEmpty()
                                         ? "<" + tag.name() + "> takes no attributes"
-                                        : nearest(a.getKey(), allowed.keySet())
+                                        : NearestName.of(a.getKey(), allowed.keySet())
                                                 .map(s -> "did you mean " + s + "=?")
                                                 .orElse(
                                                         "attributes: "
@@ -304,11 +303,10 @@ public final class ContractChecker {
                                         + contracts.limits().maxAttributeLength(),
                                 null));
             } else {
-                checkValue(
+                attr.check(
                         tag,
                         "attribute " + a.getKey() + " of <" + tag.name() + ">",
                         a.getValue(),
-                        attr,
                         out);
             }
         }
@@ -330,71 +328,6 @@ public final class ContractChecker {
         }
     }
 
-    private static void checkValue(
-            TagNode tag,
-            String what,
-            String value,
-            AttributeSpec spec,
-            List<PromptDiagnostic> out) {
-        if (value == null) {
-            if (spec.required()) {
-                out.add(
-                        PromptDiagnostic.error(
-                                BAD_TAG_VALUE,
-                                tag.line(),
-                                tag.column(),
-                                what + " needs a value",
-                                spec.isEnum() ? "one of " + spec.values() : null));
-            }
-            return;
-        }
-        switch (spec.type()) {
-            case "enum" -> {
-                if (!spec.values().contains(value.toLowerCase(Locale.ROOT))) {
-                    out.add(
-                            PromptDiagnostic.error(
-                                    ENUM_VALUE_NOT_ALLOWED,
-                                    tag.line(),
-                                    tag.column(),
-                                    what + " is '" + value + "'; allowed: " + spec.values(),
-                                    nearest(value, spec.values())
-                                            .map(s -> "did you mean '" + s + "'?")
-                                            .orElse("use one of " + spec.values())));
-                }
-            }
-            case "int" -> {
-                try {
-                    long n = Long.parseLong(value.strip());
-                    if ((spec.min() != null && n < spec.min())
-                            || (spec.max() != null && n > spec.max())) {
-                        out.add(
-                                PromptDiagnostic.error(
-                                        BAD_INTEGER,
-                                        tag.line(),
-                                        tag.column(),
-                                        what
-                                                + " is "
-                                                + n
-                                                + "; allowed range "
-                                                + (spec.min() == null ? "…" : spec.min())
-                                                + ".."
-                                                + (spec.max() == null ? "…" : spec.max()),
-                                        null));
-                    }
-                } catch (NumberFormatException e) {
-                    out.add(
-                            PromptDiagnostic.error(
-                                    BAD_INTEGER,
-                                    tag.line(),
-                                    tag.column(),
-                                    what + " must be an integer, got '" + value + "'",
-                                    null));
-                }
-            }
-            default -> {}
-        }
-    }
-
     private static String hintForRequired(String tag) {
         return switch (tag) {
             case "question" -> "add the question the document should answer";
@@ -406,47 +339,5 @@ public final class ContractChecker {
 
     private static List<String> sorted(Collection<String> values) {
         return values.stream().sorted().toList();
-    }
-
-    /** The known name closest to {@code input} by edit distance, if close enough to be a typo. */
-    public static Optional<String> nearest(String input, Collection<String> known) {
-        if (input == null || input.isEmpty()) {
-            return Optional.empty();
-        }
-        String lower = input.toLowerCase(Locale.ROOT);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String k : known) {
-            int d = editDistance(lower, k);
-            if (d < bestDistance) {
-                best = k;
-                bestDistance = d;
-            }
-        }
-        return bestDistance > 0 && bestDistance <= Math.max(2, input.length() / 3)
-                ? Optional.of(best)
-                : Optional.empty();
-    }
-
-    static int editDistance(String a, String b) {
-        if (Math.abs(a.length() - b.length()) > 8) {
-            return Math.abs(a.length() - b.length());
-        }
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

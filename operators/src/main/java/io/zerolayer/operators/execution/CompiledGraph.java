@@ -1,6 +1,7 @@
 package io.zerolayer.operators.execution;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.operators.compiler.EncoderRuns;
@@ -270,7 +271,7 @@ public final class CompiledGraph {
             }
             float[] hidden = encoder.encode(batch, timeout);
             long encoded = System.nanoTime();
-            float[][] vectors = SentenceEncoder.pool(batch, hidden);
+            float[][] vectors = Pooling.pool(batch, hidden);
             poolNanos += System.nanoTime() - encoded;
             encodeNanos += encoded - start;
             long perSequenceFlops = EncoderModel.forwardFlops(1, batch.seqLen());

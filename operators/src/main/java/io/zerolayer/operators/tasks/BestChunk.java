@@ -1,6 +1,6 @@
 package io.zerolayer.operators.tasks;
 
-import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.Pooling;
 
 /** The chunk most similar to a query vector, and its cosine similarity. */
 record BestChunk(int index, double score) {
@@ -8,7 +8,7 @@ record BestChunk(int index, double score) {
         int best = 0;
         double bestScore = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < chunks.length; i++) {
-            double s = SentenceEncoder.cosine(query, chunks[i]);
+            double s = Pooling.cosine(query, chunks[i]);
             if (s > bestScore) {
                 bestScore = s;
                 best = i;

@@ -3,7 +3,7 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.Pooling;
 import java.util.List;
 import java.util.Map;
 
@@ -34,7 +34,7 @@ final class LabelEvidence implements PostDecodeNode {
             int best = 0;
             double bestScore = -2;
             for (int i = 0; i < in.chunkVectors().length; i++) {
-                double s = SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
+                double s = Pooling.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
                 if (s > bestScore) {
                     bestScore = s;
                     best = i;

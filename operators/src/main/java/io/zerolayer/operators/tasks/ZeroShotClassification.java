@@ -3,7 +3,7 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.gpu.Pooling;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.Comparator;
 import java.util.List;
@@ -34,8 +34,7 @@ final class ZeroShotClassification implements DocumentTask {
         for (int l = 0; l < labels; l++) {
             for (int i = 0; i < in.chunks().size(); i++) {
                 double weight = in.chunks().get(i).tokenIds().length / totalTokens;
-                score[l] +=
-                        weight * SentenceEncoder.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
+                score[l] += weight * Pooling.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
             }
         }
         long flops = DocumentTask.similarityFlops(labels, in.chunkVectors().length);

@@ -135,15 +135,7 @@ class SlotGraphsTest {
         assertThat(graphs.lookup(older, TICKET).graph()).isSameAs(decided.graph());
 
         // a prompt that no longer compiles under this slot's contracts fails, with why
-        RequestDecision wrong =
-                new RequestDecision(
-                        stale.structureId(),
-                        "older-contracts",
-                        stale.structure(),
-                        stale.content(),
-                        stale.warnings(),
-                        0);
-        assertThatThrownBy(() -> graphs.lookup(wrong, "<task:nope>"))
+        assertThatThrownBy(() -> graphs.lookup(older, "<task:nope>"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("different task contracts");
     }

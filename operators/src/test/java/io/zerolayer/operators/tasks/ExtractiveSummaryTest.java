@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ class ExtractiveSummaryTest {
                     float[][] g = new float[v.length][v.length];
                     for (int i = 0; i < v.length; i++) {
                         for (int j = 0; j < v.length; j++) {
-                            g[i][j] = (float) SentenceEncoder.cosine(v[i], v[j]);
+                            g[i][j] = (float) Pooling.cosine(v[i], v[j]);
                         }
                     }
                     return g;
@@ -84,7 +85,7 @@ class ExtractiveSummaryTest {
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < n; j++) {
                     if (j != i) {
-                        pairwise[i] += SentenceEncoder.cosine(v[i], v[j]);
+                        pairwise[i] += Pooling.cosine(v[i], v[j]);
                     }
                 }
             }

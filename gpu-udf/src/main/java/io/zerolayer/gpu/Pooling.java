@@ -1,0 +1,48 @@
+package io.zerolayer.gpu;
+
+/**
+ * From the encoder's last hidden state to one unit vector a text ({@link #pool}), and how alike two
+ * such vectors are ({@link #cosine}): plain arithmetic on what {@link SentenceEncoder} returns.
+ */
+public final class Pooling {
+    private Pooling() {}
+
+    /** Mean pooling over real tokens, then L2 normalisation: one unit vector per text. */
+    public static float[][] pool(TokenBatch batch, float[] hidden) {
+        int h = EncoderModel.HIDDEN_SIZE;
+        float[][] vectors = new float[batch.batchSize()][h];
+        for (int b = 0; b < batch.batchSize(); b++) {
+            float[] v = vectors[b];
+            int count = 0;
+            for (int t = 0; t < batch.seqLen(); t++) {
+                if (batch.attentionMask()[b * batch.seqLen() + t] == 0) {
+                    continue;
+                }
+                count++;
+                int base = (b * batch.seqLen() + t) * h;
+                for (int k = 0; k < h; k++) {
+                    v[k] += hidden[base + k];
+                }
+            }
+            double norm = 0;
+            for (int k = 0; k < h; k++) {
+                v[k] /= Math.max(count, 1);
+                norm += v[k] * v[k];
+            }
+            float inv = (float) (1.0 / Math.max(Math.sqrt(norm), 1e-12));
+            for (int k = 0; k < h; k++) {
+                v[k] *= inv;
+            }
+        }
+        return vectors;
+    }
+
+    /** Cosine similarity of two unit vectors produced by {@link #pool}. */
+    public static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+        }
+        return dot;
+    }
+}
