@@ -89,6 +89,15 @@ class StreamingJobITCase {
                 .build();
     }
 
+    /** The one record of {@code records} carrying correlation id {@code id}. */
+    private static ConsumerRecord<byte[], byte[]> withCorrelationId(
+            List<ConsumerRecord<byte[], byte[]>> records, String id) {
+        return records.stream()
+                .filter(r -> id.equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
+                .findFirst()
+                .orElseThrow();
+    }
+
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         Header h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
@@ -422,36 +431,14 @@ class StreamingJobITCase {
                             REPLY_TIMEOUT,
                             Duration.ofSeconds(1));
             assertThat(replies).hasSize(2);
-            ConsumerRecord<byte[], byte[]> rejected =
-                    replies.stream()
-                            .filter(
-                                    r ->
-                                            "corr-typo"
-                                                    .equals(
-                                                            header(
-                                                                    r,
-                                                                    ZeroLayerHeaders
-                                                                            .CORRELATION_ID)))
-                            .findFirst()
-                            .orElseThrow();
+            ConsumerRecord<byte[], byte[]> rejected = withCorrelationId(replies, "corr-typo");
             AnalysisResponse rejection = RESPONSES.decode(rejected.value());
             assertThat(rejection.getStatus()).isEqualTo(ResponseStatus.REJECTED);
             assertThat(rejection.getDiagnostics())
                     .singleElement()
                     .satisfies(d -> assertThat(d.getHint()).contains("classify"));
 
-            ConsumerRecord<byte[], byte[]> json =
-                    replies.stream()
-                            .filter(
-                                    r ->
-                                            "corr-json"
-                                                    .equals(
-                                                            header(
-                                                                    r,
-                                                                    ZeroLayerHeaders
-                                                                            .CORRELATION_ID)))
-                            .findFirst()
-                            .orElseThrow();
+            ConsumerRecord<byte[], byte[]> json = withCorrelationId(replies, "corr-json");
             assertThat(header(json, ZeroLayerHeaders.CONTENT_TYPE)).isEqualTo("application/json");
             JsonNode body = JSON.readTree(json.value());
             assertThat(body.get("status").asText()).isEqualTo("OK");
