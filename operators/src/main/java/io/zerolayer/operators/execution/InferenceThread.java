@@ -22,9 +22,7 @@ import java.util.function.Consumer;
  */
 public final class InferenceThread<K, R> implements AutoCloseable {
     private final ExecutorService thread;
-    private final ConcurrentMap<K, Handed<R>> handed = new ConcurrentHashMap<>();
-
-    private record Handed<R>(Future<R> result, long since) {}
+    private final ConcurrentMap<K, Future<R>> handed = new ConcurrentHashMap<>();
 
     /**
      * @param name the thread's name
@@ -42,12 +40,12 @@ public final class InferenceThread<K, R> implements AutoCloseable {
     }
 
     /**
-     * Hands {@code key}'s batch over, at {@code nowMillis}; it runs after those handed over before.
+     * Hands {@code key}'s batch over; it runs after those handed over before.
      *
      * @throws IllegalStateException when the key has a batch not yet taken
      */
-    public void submit(K key, Callable<R> batch, long nowMillis) {
-        submit(key, batch, nowMillis, null);
+    public void submit(K key, Callable<R> batch) {
+        submit(key, batch, null);
     }
 
     /**
@@ -57,7 +55,7 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      * @param whenDone called once the batch is done; null for none
      * @throws IllegalStateException when the key has a batch not yet taken
      */
-    public void submit(K key, Callable<R> batch, long nowMillis, Consumer<K> whenDone) {
+    public void submit(K key, Callable<R> batch, Consumer<K> whenDone) {
         if (handed.containsKey(key)) {
             throw new IllegalStateException("Key " + key + " has a batch not yet taken");
         }
@@ -72,7 +70,7 @@ public final class InferenceThread<K, R> implements AutoCloseable {
                     }
                 };
         // handed before it can run, so that whoever is told it is done finds it
-        handed.put(key, new Handed<>(task, nowMillis));
+        handed.put(key, task);
         try {
             thread.execute(task);
         } catch (RuntimeException stopped) {
@@ -98,14 +96,8 @@ public final class InferenceThread<K, R> implements AutoCloseable {
 
     /** Whether {@code key}'s batch is done (false when it has none). */
     public boolean done(K key) {
-        Handed<R> h = handed.get(key);
-        return h != null && h.result().isDone();
-    }
-
-    /** How long ago, at {@code nowMillis}, {@code key}'s batch was handed over; 0 without one. */
-    public long age(K key, long nowMillis) {
-        Handed<R> h = handed.get(key);
-        return h == null ? 0 : nowMillis - h.since();
+        Future<R> h = handed.get(key);
+        return h != null && h.isDone();
     }
 
     /**
@@ -115,12 +107,12 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      * @throws IllegalStateException when the key has no batch
      */
     public R take(K key) throws Exception {
-        Handed<R> h = handed.remove(key);
+        Future<R> h = handed.remove(key);
         if (h == null) {
             throw new IllegalStateException("Key " + key + " has no batch");
         }
         try {
-            return h.result().get();
+            return h.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;

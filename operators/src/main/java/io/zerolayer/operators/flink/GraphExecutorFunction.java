@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>Requests of a key queue in keyed state for their micro-batch. With {@link
  * ExecutorSetup#inferenceThread} (the streaming job) a batch runs on the slot's inference thread
  * while the task thread goes on with new requests, barriers and commands; when the batch is done,
- * {@link GraphExecutorOperator} has the task thread emit its replies (a test harness without it
- * polls with timers), and until then its requests are in keyed state ({@code batch-in-flight}), so
+ * {@link GraphExecutorOperator} has the task thread emit its replies through the task's mailbox
+ * (nothing polls), and until then its requests are in keyed state ({@code batch-in-flight}), so
  * every checkpoint holds each request not yet answered.
  */
 public class GraphExecutorFunction
@@ -65,15 +65,6 @@ public class GraphExecutorFunction
     public static boolean injectedCrashHappened() {
         return CRASHED.get();
     }
-
-    /**
-     * How soon the task thread first looks whether a running batch is done; later looks come a
-     * twentieth of the batch's age apart, at most {@link #MAX_POLL_MILLIS}: a reply waits at most 5
-     * % longer, and keys whose batch still waits its turn on the thread poll rarely.
-     */
-    static final long POLL_MILLIS = 1;
-
-    static final long MAX_POLL_MILLIS = 5;
 
     /** The current key's queue, batch in flight and timers. */
     private transient KeyedBatchQueue keyed;
@@ -165,6 +156,11 @@ public class GraphExecutorFunction
                         answers);
         keyed = new KeyedBatchQueue(getRuntimeContext());
         if (setup.inferenceThread()) {
+            if (batchDone == null) {
+                throw new IllegalStateException(
+                        "Batches run on the inference thread only inside GraphExecutorOperator,"
+                                + " which tells the task thread when one is done");
+            }
             inference =
                     new InferenceThread<>(
                             "zerolayer-inference-"
@@ -273,22 +269,18 @@ public class GraphExecutorFunction
     }
 
     /**
-     * A flush timer (the queue's oldest request has waited its delay) or a poll of the batch on the
-     * inference thread (emitted once done; then the queue's next batch starts at once, as its
-     * requests have waited at least that batch's run).
+     * A flush timer (the queue's oldest request has waited its delay) or a batch-done timer (set
+     * when the inference thread finished the key's batch, or after a restore for a batch that was
+     * in flight): its replies are emitted, then the queue's next batch starts at once, as its
+     * requests have waited at least that batch's run.
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Reply> out) throws Exception {
-        Long polled = keyed.pollAt();
-        if (polled != null && polled == timestamp) {
-            keyed.pollAt(null);
+        Long done = keyed.doneAt();
+        if (done != null && done == timestamp) {
+            keyed.doneAt(null);
             String key = ctx.getCurrentKey();
-            if (busy(ctx) && !inference.done(key)) {
-                if (batchDone == null) {
-                    long age = inference.age(key, timestamp);
-                    schedulePoll(ctx, Math.min(MAX_POLL_MILLIS, Math.max(POLL_MILLIS, age / 20)));
-                } // else: the operator tells us when it is done
-            } else {
+            if (!busy(ctx) || inference.done(key)) {
                 // done, or restored from a checkpoint taken while it ran: start() runs it again
                 if (busy(ctx)) {
                     emitRunning(ctx, out);
@@ -364,17 +356,12 @@ public class GraphExecutorFunction
         inference.submit(
                 ctx.getCurrentKey(),
                 () -> prepared.stream().map(batches::execute).toList(),
-                ctx.timerService().currentProcessingTime(),
-                batchDone == null ? null : this::signalBatchDone);
-        if (batchDone == null) {
-            schedulePoll(ctx, POLL_MILLIS); // no operator to tell us: look for it
-        }
+                this::signalBatchDone);
     }
 
     /**
      * Set by {@link GraphExecutorOperator} before {@code open}: tells the task thread, through its
-     * mailbox, that a key's batch is done. Null where the function runs without it (a test
-     * harness): the task thread then polls for finished batches with timers.
+     * mailbox, that a key's batch is done. Batches run on the inference thread only inside it.
      */
     private transient java.util.function.Consumer<String> batchDone;
 
@@ -393,9 +380,8 @@ public class GraphExecutorFunction
     }
 
     /**
-     * After a restore, with the operator: every key whose batch was in flight at the checkpoint
-     * runs it again at once. (Polls would have been restored as timers; a batch that tells when it
-     * is done leaves no timer in the checkpoint.)
+     * After a restore: every key whose batch was in flight at the checkpoint runs it again at once
+     * (a batch that tells when it is done leaves no timer in the checkpoint).
      *
      * @return how many keys had requests in flight
      */
@@ -419,22 +405,16 @@ public class GraphExecutorFunction
 
     /**
      * On the task thread, with the key of a batch that is done as the current key: answers it at
-     * once, through the same timer path as a poll (the contexts Flink hands the function).
+     * once, through a timer (the contexts Flink hands the function).
      */
     void batchDone(TimerService timers) throws Exception {
-        Long polled = keyed.pollAt();
-        if (polled != null) {
-            timers.deleteProcessingTimeTimer(polled);
+        Long done = keyed.doneAt();
+        if (done != null) {
+            timers.deleteProcessingTimeTimer(done);
         }
         long now = timers.currentProcessingTime();
         timers.registerProcessingTimeTimer(now);
-        keyed.pollAt(now);
-    }
-
-    private void schedulePoll(ReadOnlyContext ctx, long inMillis) throws Exception {
-        long at = ctx.timerService().currentProcessingTime() + inMillis;
-        ctx.timerService().registerProcessingTimeTimer(at);
-        keyed.pollAt(at);
+        keyed.doneAt(now);
     }
 
     /** Waits for this key's running batch, then answers it: a full queue's backpressure. */
@@ -442,10 +422,10 @@ public class GraphExecutorFunction
         if (!busy(ctx)) {
             return;
         }
-        Long polled = keyed.pollAt();
-        if (polled != null) {
-            ctx.timerService().deleteProcessingTimeTimer(polled);
-            keyed.pollAt(null);
+        Long done = keyed.doneAt();
+        if (done != null) {
+            ctx.timerService().deleteProcessingTimeTimer(done);
+            keyed.doneAt(null);
         }
         emitRunning(ctx, out); // waits for it
     }

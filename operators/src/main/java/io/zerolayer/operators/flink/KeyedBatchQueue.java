@@ -10,9 +10,8 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 
 /**
  * A key's micro-batch in Flink keyed state: the requests waiting for it in arrival order, those of
- * its batch on the inference thread until their replies are out, and when its flush and poll timers
- * fire. Being state, every checkpoint holds each request not yet answered. The state names are
- * those of earlier versions, so their checkpoints restore.
+ * its batch on the inference thread until their replies are out, and when its flush and batch-done
+ * timers fire. Being state, every checkpoint holds each request not yet answered.
  */
 final class KeyedBatchQueue {
     private static final ListStateDescriptor<RoutedRequest> QUEUE =
@@ -33,15 +32,15 @@ final class KeyedBatchQueue {
     static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
             new ListStateDescriptor<>("batch-in-flight", RoutedRequest.class);
 
-    private static final ValueStateDescriptor<Long> POLL_AT =
-            new ValueStateDescriptor<>("batch-poll-at", Long.class);
+    private static final ValueStateDescriptor<Long> DONE_AT =
+            new ValueStateDescriptor<>("batch-done-at", Long.class);
 
     private final ListState<RoutedRequest> queue;
     private final ValueState<Integer> queued;
     private final ValueState<Long> flushAt;
     private final ValueState<Integer> batchLimit;
     private final ListState<RoutedRequest> inFlight;
-    private final ValueState<Long> pollAt;
+    private final ValueState<Long> doneAt;
 
     KeyedBatchQueue(RuntimeContext context) {
         queue = context.getListState(QUEUE);
@@ -49,7 +48,7 @@ final class KeyedBatchQueue {
         flushAt = context.getState(FLUSH_AT);
         batchLimit = context.getState(BATCH_LIMIT);
         inFlight = context.getListState(IN_FLIGHT);
-        pollAt = context.getState(POLL_AT);
+        doneAt = context.getState(DONE_AT);
     }
 
     /** Requests of the current key waiting for their batch. */
@@ -120,16 +119,16 @@ final class KeyedBatchQueue {
         }
     }
 
-    /** When the task thread next looks whether the running batch is done; null when it does not. */
-    Long pollAt() throws Exception {
-        return pollAt.value();
+    /** When the timer that answers the key's finished batch fires; null when none is set. */
+    Long doneAt() throws Exception {
+        return doneAt.value();
     }
 
-    void pollAt(Long at) throws Exception {
+    void doneAt(Long at) throws Exception {
         if (at == null) {
-            pollAt.clear();
+            doneAt.clear();
         } else {
-            pollAt.update(at);
+            doneAt.update(at);
         }
     }
 }

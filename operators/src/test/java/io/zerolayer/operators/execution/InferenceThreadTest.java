@@ -27,13 +27,11 @@ class InferenceThreadTest {
                         gate.await(10, TimeUnit.SECONDS);
                         ran.add("a");
                         return "A";
-                    },
-                    1_000);
-            t.submit("b", () -> ran.add("b") ? "B" : "?", 1_005);
+                    });
+            t.submit("b", () -> ran.add("b") ? "B" : "?");
             assertThat(t.has("a")).isTrue();
             assertThat(t.idle()).isFalse();
             assertThat(t.size()).isEqualTo(2);
-            assertThat(t.age("a", 1_030)).isEqualTo(30);
             assertThat(t.done("b")).isFalse(); // waits behind a, which waits for the gate
             gate.countDown();
             assertThat(t.take("b")).isEqualTo("B"); // waits for it
@@ -42,7 +40,6 @@ class InferenceThreadTest {
             assertThat(t.has("a")).isTrue();
             assertThat(t.take("a")).isEqualTo("A");
             assertThat(t.idle()).isTrue();
-            assertThat(t.age("a", 2_000)).isZero();
         }
     }
 
@@ -53,9 +50,8 @@ class InferenceThreadTest {
                     "k",
                     () -> {
                         throw new java.io.IOException("broken batch");
-                    },
-                    0);
-            assertThatThrownBy(() -> t.submit("k", () -> "again", 0))
+                    });
+            assertThatThrownBy(() -> t.submit("k", () -> "again"))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("not yet taken");
             assertThatThrownBy(() -> t.take("k"))
@@ -64,7 +60,7 @@ class InferenceThreadTest {
             assertThatThrownBy(() -> t.take("k"))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("no batch");
-            t.submit("k", () -> "again", 0); // taken, so the key may hand over its next
+            t.submit("k", () -> "again"); // taken, so the key may hand over its next
             assertThat(t.take("k")).isEqualTo("again");
         }
     }
@@ -80,13 +76,12 @@ class InferenceThreadTest {
                         doneWhenTold.add(t.done(key));
                         told.add(key);
                     };
-            t.submit("ok", () -> "fine", 0, listener);
+            t.submit("ok", () -> "fine", listener);
             t.submit(
                     "bad",
                     () -> {
                         throw new IllegalStateException("broken batch");
                     },
-                    0,
                     listener);
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("ok");
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("bad");
