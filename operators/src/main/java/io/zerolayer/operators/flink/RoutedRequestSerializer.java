@@ -37,13 +37,18 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
     /** A run whose text is not the prompt's span at its offset (never expected): text follows. */
     private static final int TEXT_FOLLOWS = -1;
 
-    private transient SingleObjectCodec<AnalysisRequest> codec;
+    /**
+     * One codec for every copy of this serializer: building one parses the schema history, and
+     * Flink duplicates state serializers for each asynchronous snapshot. Avro's message encoder and
+     * decoder are thread-safe.
+     */
+    private static final class Requests {
+        static final SingleObjectCodec<AnalysisRequest> CODEC =
+                SingleObjectCodec.of(AnalysisRequest.class);
+    }
 
-    private SingleObjectCodec<AnalysisRequest> codec() {
-        if (codec == null) {
-            codec = SingleObjectCodec.of(AnalysisRequest.class);
-        }
-        return codec;
+    private static SingleObjectCodec<AnalysisRequest> codec() {
+        return Requests.CODEC;
     }
 
     @Override
@@ -53,7 +58,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     @Override
     public TypeSerializer<RoutedRequest> duplicate() {
-        return new RoutedRequestSerializer(); // the codec's encoder is not thread-safe
+        return this; // stateless
     }
 
     @Override

@@ -141,4 +141,10 @@ class RoutedRequestSerializerTest {
                 .isTrue();
         assertThat(restored.restoreSerializer()).isEqualTo(serializer);
     }
+
+    @Test
+    void itIsStatelessSoFlinkSharesItInsteadOfBuildingACodecPerSnapshot() {
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        assertThat(serializer.duplicate()).isSameAs(serializer);
+    }
 }
