@@ -164,7 +164,11 @@ final class ThreadCpu {
         return OTHER;
     }
 
-    /** CPU milliseconds by thread name between two snapshots, busiest first: to name groups. */
+    /**
+     * CPU milliseconds by thread name between two snapshots, busiest first: to name groups. A
+     * worker prints it for each phase when started with {@code -Dzerolayer.bench.thread-names=true}
+     * ({@code --worker-jvm-options}).
+     */
     static Map<String, Double> millisByName(Snapshot before, Snapshot after) {
         Map<String, Double> byName = new HashMap<>();
         after.threads()

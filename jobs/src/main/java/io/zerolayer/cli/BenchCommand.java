@@ -2,7 +2,6 @@ package io.zerolayer.cli;
 
 import io.zerolayer.bench.ComparisonBench;
 import io.zerolayer.bench.Workload;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -158,11 +157,7 @@ final class BenchCommand implements Callable<Integer> {
                             + " and 100 KB, no scaling.")
     boolean quick;
 
-    @Option(
-            names = "--out",
-            defaultValue = "bench-results",
-            description = "Folder for the JSON and Markdown results. Default: ${DEFAULT-VALUE}.")
-    Path out;
+    @Mixin BenchResultsFolder results;
 
     @Mixin PipelineSettings settings;
 
@@ -220,7 +215,7 @@ final class BenchCommand implements Callable<Integer> {
                         TimeUtils.parseDuration(checkpointInterval),
                         soakSeconds,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
-                        out,
+                        results.out,
                         settings.load()));
         return 0;
     }

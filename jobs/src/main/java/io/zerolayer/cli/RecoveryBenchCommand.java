@@ -64,11 +64,7 @@ final class RecoveryBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Workload seed.")
     long seed;
 
-    @Option(
-            names = "--out",
-            defaultValue = "bench-results",
-            description = "Folder for the JSON and Markdown results. Default: ${DEFAULT-VALUE}.")
-    Path out;
+    @Mixin BenchResultsFolder results;
 
     @Mixin PipelineSettings settings;
 
@@ -97,12 +93,13 @@ final class RecoveryBenchCommand implements Callable<Integer> {
                         duration(after),
                         replace,
                         seed,
-                        out);
+                        results.out);
         RecoveryBench.Result result = RecoveryBench.run(o);
         System.out.println();
         System.out.println(RecoveryBench.markdown(result, o));
         Path json = RecoveryBench.write(result, o);
-        System.out.println("Figures: " + json + " and " + out.resolve("latest-recovery.md"));
+        System.out.println(
+                "Figures: " + json + " and " + results.out.resolve("latest-recovery.md"));
         // the broker's data and the checkpoints are only of use to this run; the logs are kept
         for (String scratch : java.util.List.of("kafka", "checkpoints", "savepoints")) {
             org.apache.flink.util.FileUtils.deleteDirectoryQuietly(home.resolve(scratch).toFile());

@@ -43,9 +43,7 @@ public final class ClusterRest {
     /** Busy slots of each TaskManager by resource id, as the REST API reports them. */
     public Map<String, Integer> busySlots() throws IOException, InterruptedException {
         Map<String, Integer> busy = new java.util.TreeMap<>();
-        for (JsonNode tm :
-                send(HttpRequest.newBuilder(restUrl().resolve("taskmanagers")).build())
-                        .path("taskmanagers")) {
+        for (JsonNode tm : get("taskmanagers").path("taskmanagers")) {
             busy.put(
                     tm.path("id").asText(),
                     tm.path("slotsNumber").asInt() - tm.path("freeSlots").asInt());
@@ -60,10 +58,7 @@ public final class ClusterRest {
     public List<Long> failureTimes(String jobId) throws IOException, InterruptedException {
         List<Long> times = new ArrayList<>();
         for (JsonNode e :
-                send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId + "/exceptions"))
-                                .build())
-                        .path("exceptionHistory")
-                        .path("entries")) {
+                get("jobs/" + jobId + "/exceptions").path("exceptionHistory").path("entries")) {
             times.add(e.path("timestamp").asLong());
         }
         times.sort(null);
@@ -107,22 +102,12 @@ public final class ClusterRest {
         if (savepoint != null) {
             run.put("savepointPath", savepoint);
         }
-        JsonNode started =
-                send(
-                        HttpRequest.newBuilder(restUrl().resolve("jars/" + jarId + "/run"))
-                                .header("Content-Type", "application/json")
-                                .POST(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                JSON.writeValueAsString(run)))
-                                .build());
-        return started.path("jobid").asText();
+        return postJson("jars/" + jarId + "/run", run).path("jobid").asText();
     }
 
     /** The job's state, e.g. RUNNING. */
     public String jobState(String jobId) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId)).build())
-                .path("state")
-                .asText();
+        return get("jobs/" + jobId).path("state").asText();
     }
 
     /** Waits until every task of the job runs. */
@@ -130,7 +115,7 @@ public final class ClusterRest {
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode job = send(HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId)).build());
+            JsonNode job = get("jobs/" + jobId);
             boolean all = job.path("state").asText().equals("RUNNING");
             for (JsonNode v : job.path("vertices")) {
                 all &= v.path("status").asText().equals("RUNNING");
@@ -147,28 +132,13 @@ public final class ClusterRest {
     public String stopWithSavepoint(String jobId, Duration timeout)
             throws IOException, InterruptedException {
         JsonNode trigger =
-                send(
-                        HttpRequest.newBuilder(restUrl().resolve("jobs/" + jobId + "/stop"))
-                                .header("Content-Type", "application/json")
-                                .POST(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                "{\"drain\":false,\"targetDirectory\":\""
-                                                        + savepoints.toUri()
-                                                        + "\"}"))
-                                .build());
+                postJson(
+                        "jobs/" + jobId + "/stop",
+                        Map.of("drain", false, "targetDirectory", savepoints.toUri().toString()));
         String request = trigger.path("request-id").asText();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode status =
-                    send(
-                            HttpRequest.newBuilder(
-                                            restUrl()
-                                                    .resolve(
-                                                            "jobs/"
-                                                                    + jobId
-                                                                    + "/savepoints/"
-                                                                    + request))
-                                    .build());
+            JsonNode status = get("jobs/" + jobId + "/savepoints/" + request);
             if (status.path("status").path("id").asText().equals("COMPLETED")) {
                 JsonNode op = status.path("operation");
                 if (op.has("failure-cause")) {
@@ -180,6 +150,18 @@ public final class ClusterRest {
             Thread.sleep(500);
         }
         throw new IllegalStateException("No savepoint of " + jobId + " after " + timeout);
+    }
+
+    JsonNode get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(restUrl().resolve(path)).build());
+    }
+
+    private JsonNode postJson(String path, Object body) throws IOException, InterruptedException {
+        return send(
+                HttpRequest.newBuilder(restUrl().resolve(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+                        .build());
     }
 
     JsonNode send(HttpRequest request) throws IOException, InterruptedException {

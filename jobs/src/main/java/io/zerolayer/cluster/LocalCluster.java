@@ -3,7 +3,6 @@ package io.zerolayer.cluster;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -349,10 +348,7 @@ public final class LocalCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                if (rest.send(HttpRequest.newBuilder(restUrl().resolve("overview")).build())
-                                .path("taskmanagers")
-                                .asInt()
-                        >= count) {
+                if (rest.get("overview").path("taskmanagers").asInt() >= count) {
                     return;
                 }
             } catch (IOException notYet) {

@@ -48,6 +48,12 @@ class StreamingJobITCase {
             SingleObjectCodec.of(AnalysisRequest.class);
     private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
             SingleObjectCodec.of(AnalysisResponse.class);
+    private static final SingleObjectCodec<KernelCostRecord> COSTS =
+            SingleObjectCodec.of(KernelCostRecord.class);
+    private static final SingleObjectCodec<ExecutionGraph> GRAPHS =
+            SingleObjectCodec.of(ExecutionGraph.class);
+    private static final SingleObjectCodec<CostSummary> SUMMARIES =
+            SingleObjectCodec.of(CostSummary.class);
 
     /** Ports the test cluster's Prometheus reporter may take (clear of serve's 9249–9259). */
     private static final PrometheusCluster METRICS = new PrometheusCluster(9260, 9279);
@@ -87,6 +93,20 @@ class StreamingJobITCase {
                 .setSubmittedAt(Instant.now())
                 .setAttributes(Map.of("case", id))
                 .build();
+    }
+
+    /**
+     * The committed records of a topic of the job, decoded: at least {@code count}, then any more
+     * that come before {@code quiet} passes without one.
+     */
+    private <T extends org.apache.avro.specific.SpecificRecordBase> List<T> committed(
+            org.apache.flink.configuration.ConfigOption<String> topic,
+            SingleObjectCodec<T> codec,
+            int count,
+            Duration quiet) {
+        return KAFKA.read(conf.get(topic), count, REPLY_TIMEOUT, quiet).stream()
+                .map(r -> codec.decode(r.value()))
+                .toList();
     }
 
     /** The one record of {@code records} carrying correlation id {@code id}. */
@@ -264,15 +284,7 @@ class StreamingJobITCase {
             assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(1);
             List<ExecutionGraph> descriptors =
-                    KAFKA
-                            .read(
-                                    conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                    3,
-                                    REPLY_TIMEOUT,
-                                    Duration.ofSeconds(1))
-                            .stream()
-                            .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
-                            .toList();
+                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, 3, Duration.ofSeconds(1));
             assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
                     .hasSize(1);
             assertThat(compiled(descriptors)).hasSize(3);
@@ -336,18 +348,11 @@ class StreamingJobITCase {
             int expectedCosts =
                     responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
             List<KernelCostRecord> costs =
-                    KAFKA
-                            .read(
-                                    conf.get(PipelineOptions.COSTS_TOPIC),
-                                    expectedCosts,
-                                    REPLY_TIMEOUT,
-                                    Duration.ofSeconds(1))
-                            .stream()
-                            .map(
-                                    r ->
-                                            SingleObjectCodec.of(KernelCostRecord.class)
-                                                    .decode(r.value()))
-                            .toList();
+                    committed(
+                            PipelineOptions.COSTS_TOPIC,
+                            COSTS,
+                            expectedCosts,
+                            Duration.ofSeconds(1));
             assertThat(costs).hasSize(expectedCosts);
             assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
             long answerNanos =
@@ -594,15 +599,7 @@ class StreamingJobITCase {
             assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(SLOTS);
             List<ExecutionGraph> descriptors =
-                    KAFKA
-                            .read(
-                                    conf.get(PipelineOptions.GRAPHS_TOPIC),
-                                    SLOTS,
-                                    REPLY_TIMEOUT,
-                                    Duration.ofSeconds(1))
-                            .stream()
-                            .map(r -> SingleObjectCodec.of(ExecutionGraph.class).decode(r.value()))
-                            .toList();
+                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, SLOTS, Duration.ofSeconds(1));
             assertThat(compiled(descriptors)).hasSize(SLOTS);
         }
 
@@ -658,17 +655,8 @@ class StreamingJobITCase {
                             .map(AnalysisResponse::getRequestId)
                             .collect(java.util.stream.Collectors.toSet());
             List<KernelCostRecord> encodes =
-                    KAFKA
-                            .read(
-                                    conf.get(PipelineOptions.COSTS_TOPIC),
-                                    count * 5,
-                                    REPLY_TIMEOUT,
-                                    Duration.ofSeconds(2))
+                    committed(PipelineOptions.COSTS_TOPIC, COSTS, count * 5, Duration.ofSeconds(2))
                             .stream()
-                            .map(
-                                    r ->
-                                            SingleObjectCodec.of(KernelCostRecord.class)
-                                                    .decode(r.value()))
                             .filter(c -> c.getKernel().equals("encode"))
                             .toList();
             assertThat(encodes).hasSize(count);
@@ -741,7 +729,7 @@ class StreamingJobITCase {
                                 0,
                                 Duration.ofSeconds(2),
                                 Duration.ofSeconds(1))) {
-                    CostSummary summary = SingleObjectCodec.of(CostSummary.class).decode(r.value());
+                    CostSummary summary = SUMMARIES.decode(r.value());
                     bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
                 }
             }
@@ -804,15 +792,11 @@ class StreamingJobITCase {
 
         /** The committed cost records of these replies: as many as their kernels. */
         private List<KernelCostRecord> costRecordsOf(List<AnalysisResponse> responses) {
-            return KAFKA
-                    .read(
-                            conf.get(PipelineOptions.COSTS_TOPIC),
-                            responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(3))
-                    .stream()
-                    .map(r -> SingleObjectCodec.of(KernelCostRecord.class).decode(r.value()))
-                    .toList();
+            return committed(
+                    PipelineOptions.COSTS_TOPIC,
+                    COSTS,
+                    responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
+                    Duration.ofSeconds(3));
         }
 
         private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
@@ -1069,15 +1053,7 @@ class StreamingJobITCase {
     /** The committed replies, checked to be exactly {@code count}, one per request id. */
     private List<AnalysisResponse> exactlyOneReplyEach(int count) {
         List<AnalysisResponse> responses =
-                KAFKA
-                        .read(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
-                                count,
-                                REPLY_TIMEOUT,
-                                Duration.ofSeconds(2))
-                        .stream()
-                        .map(r -> RESPONSES.decode(r.value()))
-                        .toList();
+                committed(PipelineOptions.RESPONSES_TOPIC, RESPONSES, count, Duration.ofSeconds(2));
         assertThat(responses).hasSize(count);
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);

@@ -1,6 +1,7 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureSignature;
 
 /**
@@ -20,14 +21,29 @@ public record CompilableStructure(
      * @throws IllegalArgumentException when the prompt does not compile
      */
     public static CompilableStructure of(ClassifiedPrompt prompt) {
-        if (!prompt.compiles()) {
-            throw new IllegalArgumentException("Prompt does not compile: " + prompt.diagnostics());
-        }
+        requireCompiles(prompt);
+        return of(prompt, DocumentContent.of(prompt.parsed()));
+    }
+
+    /**
+     * The structure of a prompt that compiles, whose content ({@link DocumentContent#of}) is
+     * already read.
+     */
+    static CompilableStructure of(ClassifiedPrompt prompt, DocumentContent content) {
         return new CompilableStructure(
                 prompt.signature(),
                 prompt.task(),
                 prompt.contract().decoder(),
                 prompt.outputFormat(),
-                GraphCompiler.workload(prompt));
+                GraphCompiler.workload(prompt, content));
+    }
+
+    /**
+     * @throws IllegalArgumentException when the prompt does not compile
+     */
+    static void requireCompiles(ClassifiedPrompt prompt) {
+        if (!prompt.compiles()) {
+            throw new IllegalArgumentException("Prompt does not compile: " + prompt.diagnostics());
+        }
     }
 }

@@ -112,7 +112,11 @@ public final class GraphCompiler {
      * features the encoder precision, batch size and cost estimates are chosen from.
      */
     public static StructureWorkload workload(ClassifiedPrompt prompt) {
-        DocumentContent content = DocumentContent.of(prompt.parsed());
+        return workload(prompt, DocumentContent.of(prompt.parsed()));
+    }
+
+    /** The workload of a prompt whose content ({@link DocumentContent#of}) is already read. */
+    static StructureWorkload workload(ClassifiedPrompt prompt, DocumentContent content) {
         Map<String, Double> scopeTokens = new LinkedHashMap<>();
         content.scopes()
                 .forEach(

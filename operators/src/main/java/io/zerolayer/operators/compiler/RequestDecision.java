@@ -38,14 +38,19 @@ public record RequestDecision(
     /**
      * The decision for a prompt that compiles, routed by its graph id from {@code routing} (a
      * compiler for any hardware); the estimate is added by {@link #withEstimate}.
+     *
+     * @throws IllegalArgumentException when the prompt does not compile
      */
     public static RequestDecision of(ClassifiedPrompt classified, GraphCompiler routing) {
-        CompilableStructure structure = CompilableStructure.of(classified);
+        CompilableStructure.requireCompiles(classified);
+        // read once: the content the graph reads is also what the workload is counted from
+        DocumentContent content = DocumentContent.of(classified.parsed());
+        CompilableStructure structure = CompilableStructure.of(classified, content);
         return new RequestDecision(
                 routing.graphId(structure),
                 routing.identity().contractVersion(),
                 structure,
-                DocumentContent.of(classified.parsed()),
+                content,
                 List.of(),
                 0);
     }

@@ -80,9 +80,6 @@ public class GraphExecutorFunction
     /** The slot's hardware, sessions and warm graphs. */
     private transient SlotGraphs graphs;
 
-    /** Answers the slot's failed requests. */
-    private transient BatchAnswers answers;
-
     /** Binds, runs and answers the slot's batches. */
     private transient SlotBatches batches;
 
@@ -143,7 +140,7 @@ public class GraphExecutorFunction
                         graphs.estimator().profile().id(),
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
-        answers = new BatchAnswers(replies, metrics, graphs::hardwareReport);
+        BatchAnswers answers = new BatchAnswers(replies, metrics, graphs::hardwareReport);
         batches =
                 new SlotBatches(
                         graphs,
@@ -232,7 +229,7 @@ public class GraphExecutorFunction
         try {
             warm = batches.warm(in, out(ctx, out), true);
         } catch (RuntimeException e) {
-            fail(in, e, ctx, out);
+            batches.failed(in, e, out(ctx, out));
             return;
         }
         int batchSize = policy.batchSize(warm.graph());
@@ -442,11 +439,6 @@ public class GraphExecutorFunction
         for (SlotBatches.Executed e : done) {
             batches.finish(e, out(ctx, out));
         }
-    }
-
-    /** Answers a request FAILED: it is never dropped, and the job keeps going. */
-    private void fail(RoutedRequest in, Throwable e, ReadOnlyContext ctx, Collector<Reply> out) {
-        answers.failed(in, null, e, out(ctx, out));
     }
 
     /** Flink's collector and side outputs. */

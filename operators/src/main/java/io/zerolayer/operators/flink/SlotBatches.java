@@ -52,6 +52,11 @@ final class SlotBatches {
         this.answers = answers;
     }
 
+    /** Answers a request FAILED: it is never dropped, and the job keeps going. */
+    void failed(RoutedRequest in, Throwable e, BatchAnswers.Out out) {
+        answers.failed(in, null, e, out);
+    }
+
     /** Answers a request past its deadline FAILED; whether it was. */
     boolean pastDeadline(RoutedRequest in, BatchAnswers.Out out) {
         Reply late = replies.deadlinePassed(in, Instant.now());
@@ -136,7 +141,7 @@ final class SlotBatches {
                                 g -> new ArrayList<>())
                         .add(new Bound(in, warm, input));
             } catch (RuntimeException e) {
-                answers.failed(in, null, e, out);
+                failed(in, e, out);
             }
         }
         List<GraphBatch> groups = new ArrayList<>();

@@ -121,16 +121,21 @@ class SlotGraphsTest {
         SlotGraphs.Warm decided = lookup(TICKET);
         assertThat(decided.content().scopes()).containsKey("body");
 
+        // under this slot's contracts a decision is trusted: one that says "question" gets the
+        // question's graph whatever the prompt
+        RequestDecision question = decided(QUESTION);
+        SlotGraphs.Warm trusted = graphs.lookup(question, TICKET);
+        assertThat(trusted.graph()).isNotSameAs(decided.graph());
+
         // decided under contracts this slot does not have: its graph is looked up by what this
         // slot decides of the prompt, not by what the decision says
-        RequestDecision stale = decided(TICKET);
         RequestDecision older =
                 new RequestDecision(
-                        stale.structureId(),
+                        question.structureId(),
                         "older-contracts",
-                        stale.structure(),
-                        stale.content(),
-                        stale.warnings(),
+                        question.structure(),
+                        question.content(),
+                        question.warnings(),
                         0);
         assertThat(graphs.lookup(older, TICKET).graph()).isSameAs(decided.graph());
 
