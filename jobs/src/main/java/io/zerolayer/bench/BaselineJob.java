@@ -5,9 +5,11 @@ import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.flink.EncodeReplies;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.Reply;
@@ -33,8 +35,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -43,8 +43,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
  * The two jobs ZeroLayer is compared with, in the streaming job's shape — the same Kafka source
- * (read_committed), checkpointing and transactional reply sink — with one per-record map function
- * in between and no keying, no micro-batching and no compiled graphs:
+ * (read_committed), checkpointing and reply sink (the same {@link PipelineOptions#REPLY_DELIVERY})
+ * — with one per-record map function in between and no keying, no micro-batching and no compiled
+ * graphs:
  *
  * <ul>
  *   <li>{@link Kind#NAIVE}: what a team writes around ONNX Runtime — each task's model fixed when
@@ -94,25 +95,6 @@ final class BaselineJob {
                         .setDeserializer(new RawRecordDeserializationSchema())
                         .setProperty("isolation.level", "read_committed")
                         .build();
-        KafkaSink<Reply> sink =
-                KafkaSink.<Reply>builder()
-                        .setBootstrapServers(bootstrap)
-                        .setRecordSerializer(
-                                new ReplySerializationSchema(
-                                        PipelineOptions.replyTopics(conf),
-                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC)))
-                        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                        .setTransactionalIdPrefix(
-                                conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + kind.id)
-                        .setProperty(
-                                "transaction.timeout.ms",
-                                String.valueOf(
-                                        conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
-                        .setProperty(
-                                "max.request.size",
-                                String.valueOf(
-                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
-                        .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "requests")
                 .uid("requests-source")
                 .map(
@@ -124,7 +106,18 @@ final class BaselineJob {
                                 conf.get(PipelineOptions.INTRA_OP_THREADS)))
                 .uid("per-record-analysis")
                 .name(kind.id + " map")
-                .sinkTo(sink)
+                // a reply that cannot be written is logged and dropped: no request of the bench's
+                // workloads is one
+                .process(new EncodeReplies(PipelineOptions.replyTopics(conf)))
+                .uid("encode-replies")
+                .name("encode replies")
+                .sinkTo(
+                        StreamingJob.sink(
+                                conf,
+                                bootstrap,
+                                kind.id,
+                                new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
+                                conf.get(PipelineOptions.REPLY_DELIVERY)))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
     }

@@ -37,7 +37,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Asynchronous request/reply over Kafka, the way Spring's {@code ReplyingKafkaTemplate} does it:
  * each request carries a fresh {@code kafka_correlationId} and this client's {@code
  * kafka_replyTopic}; a background thread reads the reply topic ({@code read_committed}) and
- * completes the matching future.
+ * completes the matching future with the first reply. A later reply to the same request (the job
+ * sends one after a restart when its replies are at-least-once) is dropped and counted ({@link
+ * #duplicateReplies()}).
  *
  * <pre>{@code
  * try (ZeroLayerClient client = ZeroLayerClient.builder()
@@ -49,6 +51,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * }</pre>
  */
 public final class ZeroLayerClient implements AutoCloseable {
+    /** How many answered requests are remembered to recognise their duplicates. */
+    static final int ANSWERED_REMEMBERED = 65_536;
+
     private final String requestsTopic;
     private final String replyTopic;
     private final boolean json;
@@ -61,6 +66,19 @@ public final class ZeroLayerClient implements AutoCloseable {
             SingleObjectCodec.of(AnalysisRequest.class);
     private final SingleObjectCodec<AnalysisResponse> responseCodec =
             SingleObjectCodec.of(AnalysisResponse.class);
+
+    /** Correlation ids of the requests answered lately, to tell a duplicate from a stray reply. */
+    private final Map<String, Boolean> answered =
+            java.util.Collections.synchronizedMap(
+                    new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+                        @Override
+                        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                            return size() > ANSWERED_REMEMBERED;
+                        }
+                    });
+
+    private final java.util.concurrent.atomic.AtomicLong duplicates =
+            new java.util.concurrent.atomic.AtomicLong();
     private final Thread listener;
     private volatile boolean closed;
     private volatile Throwable listenerFailure;
@@ -104,6 +122,11 @@ public final class ZeroLayerClient implements AutoCloseable {
 
     public String replyTopic() {
         return replyTopic;
+    }
+
+    /** Replies dropped because their request had been answered already. */
+    public long duplicateReplies() {
+        return duplicates.get();
     }
 
     /** Sends one request; the future completes with its reply or fails after the timeout. */
@@ -156,11 +179,15 @@ public final class ZeroLayerClient implements AutoCloseable {
                     if (correlation == null) {
                         continue;
                     }
-                    CompletableFuture<AnalysisResponse> future =
-                            pending.remove(HexFormat.of().formatHex(correlation.value()));
+                    String key = HexFormat.of().formatHex(correlation.value());
+                    CompletableFuture<AnalysisResponse> future = pending.remove(key);
                     if (future == null) {
-                        continue; // another client's reply, or one that already timed out
+                        if (answered.containsKey(key)) {
+                            duplicates.incrementAndGet();
+                        }
+                        continue; // a duplicate, another client's reply, or one that timed out
                     }
+                    answered.put(key, Boolean.TRUE);
                     try {
                         Header type = record.headers().lastHeader(ZeroLayerHeaders.CONTENT_TYPE);
                         boolean jsonReply =

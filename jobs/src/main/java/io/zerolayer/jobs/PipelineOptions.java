@@ -32,6 +32,18 @@ public final class PipelineOptions {
                     .defaultValue("zerolayer.responses")
                     .withDescription("Reply topic for requests without a kafka_replyTopic header.");
 
+    public static final ConfigOption<ReplyDelivery> REPLY_DELIVERY =
+            ConfigOptions.key("zerolayer.replies.delivery-guarantee")
+                    .enumType(ReplyDelivery.class)
+                    .defaultValue(ReplyDelivery.AT_LEAST_ONCE)
+                    .withDescription(
+                            "at-least-once: a reply is sent as soon as its batch finishes; after a"
+                                    + " restart some requests are answered again, with the same"
+                                    + " kafka_correlationId and x-zerolayer-reply-id. exactly-once:"
+                                    + " replies commit with the next checkpoint, so each waits up"
+                                    + " to a checkpoint interval. The bill is exactly once either"
+                                    + " way.");
+
     public static final ConfigOption<List<String>> REPLY_ALLOWED_TOPICS =
             ConfigOptions.key("zerolayer.replies.allowed-topics")
                     .stringType()
@@ -114,8 +126,11 @@ public final class PipelineOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
-                            "Exactly-once replies become visible when the checkpoint that covers"
-                                    + " them completes, so this bounds reply latency.");
+                            "How often the job's state and its transactional sinks commit: cost"
+                                    + " records, summaries, graph descriptors and dead letters"
+                                    + " (and exactly-once replies) become visible when the"
+                                    + " checkpoint after them completes; a restart replays from"
+                                    + " the last one.");
 
     public static final ConfigOption<Integer> GRAPH_CACHE_CAPACITY =
             ConfigOptions.key("zerolayer.graph-cache.capacity")

@@ -11,6 +11,7 @@ import io.zerolayer.operators.flink.ControlCommandDeserializationSchema;
 import io.zerolayer.operators.flink.CostSummaries;
 import io.zerolayer.operators.flink.DeadLetterSerializationSchema;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
+import io.zerolayer.operators.flink.EncodeReplies;
 import io.zerolayer.operators.flink.ExecutorSetup;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.GraphExecutorOperator;
@@ -19,6 +20,7 @@ import io.zerolayer.operators.flink.KeyedAvroSerializationSchema;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.Reply;
+import io.zerolayer.operators.flink.ReplyRecord;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RequestAdmission;
 import io.zerolayer.operators.flink.RoutedRequest;
@@ -51,8 +53,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
  * The streaming job: Kafka requests → decode and classify → keyBy(graph id) → warm graph executor →
- * replies, kernel cost records and graph descriptors, all through transactional Kafka sinks.
- * Undecodable records go to the dead-letter topic; contract failures are replied to as REJECTED.
+ * replies, kernel cost records and graph descriptors. Replies go out at once or with the checkpoint
+ * ({@link ReplyDelivery}); everything else through transactional Kafka sinks. Undecodable records
+ * go to the dead-letter topic; contract failures are replied to as REJECTED.
  */
 public final class StreamingJob {
     public static final String JOB_NAME = "zerolayer-streaming";
@@ -145,15 +148,19 @@ public final class StreamingJob {
                         .uid("graph-executor")
                         .name("warm graph executor");
 
-        replies.union(routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS))
+        SingleOutputStreamOperator<ReplyRecord> encodedReplies =
+                replies.union(routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS))
+                        .process(new EncodeReplies(PipelineOptions.replyTopics(conf)))
+                        .uid("encode-replies")
+                        .name("encode replies");
+        encodedReplies
                 .sinkTo(
                         sink(
                                 conf,
                                 bootstrap,
                                 "replies",
-                                new ReplySerializationSchema(
-                                        PipelineOptions.replyTopics(conf),
-                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC))))
+                                new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
+                                conf.get(PipelineOptions.REPLY_DELIVERY)))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
         DataStream<KernelCostRecord> costs =
@@ -208,6 +215,7 @@ public final class StreamingJob {
                 .uid("graphs-sink")
                 .name("graph descriptors");
         routed.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS)
+                .union(encodedReplies.getSideOutput(EncodeReplies.DEAD_LETTERS))
                 .sinkTo(
                         sink(
                                 conf,
@@ -288,33 +296,60 @@ public final class StreamingJob {
                 conf.get(FaultInjection.CRASH_AFTER_REQUESTS));
     }
 
+    /** A sink of the bill's records, the graphs or the dead letters: always exactly once. */
     private static <T> KafkaSink<T> sink(
             Configuration conf,
             String bootstrap,
             String name,
             KafkaRecordSerializationSchema<T> schema) {
-        return KafkaSink.<T>builder()
-                .setBootstrapServers(bootstrap)
-                .setRecordSerializer(schema)
-                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        return sink(conf, bootstrap, name, schema, ReplyDelivery.EXACTLY_ONCE);
+    }
+
+    /**
+     * A Kafka sink. Exactly once: transactions that commit with the checkpoint. At least once: an
+     * idempotent producer that sends each record at once ({@code linger.ms} 0) and flushes before
+     * each checkpoint completes, so nothing a checkpoint covers is lost.
+     *
+     * @param name names the sink's transactional ids, after {@link
+     *     PipelineOptions#TRANSACTIONAL_ID_PREFIX}
+     */
+    public static <T> KafkaSink<T> sink(
+            Configuration conf,
+            String bootstrap,
+            String name,
+            KafkaRecordSerializationSchema<T> schema,
+            ReplyDelivery delivery) {
+        var builder =
+                KafkaSink.<T>builder()
+                        .setBootstrapServers(bootstrap)
+                        .setRecordSerializer(schema)
+                        .setProperty(
+                                "max.request.size",
+                                String.valueOf(
+                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
+                        // a record larger than the producer's buffer fails however large
+                        // max.request.size is; the buffer is allocated as records need it
+                        .setProperty(
+                                "buffer.memory",
+                                String.valueOf(
+                                        Math.max(
+                                                32L << 20,
+                                                conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()
+                                                        + (1L << 20))));
+        if (delivery == ReplyDelivery.AT_LEAST_ONCE) {
+            return builder.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                    .setProperty("enable.idempotence", "true")
+                    .setProperty("acks", "all")
+                    .setProperty("linger.ms", "0")
+                    .build();
+        }
+        return builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(
                         conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
                 .setTransactionNamingStrategy(namingStrategy(schema))
                 .setProperty(
                         "transaction.timeout.ms",
                         String.valueOf(conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
-                .setProperty(
-                        "max.request.size",
-                        String.valueOf(conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
-                // a record larger than the producer's buffer fails however large max.request.size
-                // is; the buffer is allocated as records need it
-                .setProperty(
-                        "buffer.memory",
-                        String.valueOf(
-                                Math.max(
-                                        32L << 20,
-                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()
-                                                + (1L << 20))))
                 .build();
     }
 

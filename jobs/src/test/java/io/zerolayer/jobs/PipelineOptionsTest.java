@@ -22,7 +22,9 @@ class PipelineOptionsTest {
                                 "zerolayer.compliance.mode", "Strict",
                                 "zerolayer.compliance.tenant-modes", "bank:strict,shop:STANDARD",
                                 "zerolayer.safe-mode.policy", "strict",
-                                "zerolayer.gpu.arena-extend-strategy", "kSameAsRequested"));
+                                "zerolayer.gpu.arena-extend-strategy", "kSameAsRequested",
+                                "zerolayer.replies.delivery-guarantee", "Exactly-Once"));
+        assertThat(conf.get(PipelineOptions.REPLY_DELIVERY)).isEqualTo(ReplyDelivery.EXACTLY_ONCE);
         assertThat(conf.get(PipelineOptions.COMPLIANCE_MODE)).isEqualTo(ComplianceMode.STRICT);
         assertThat(conf.get(PipelineOptions.SAFE_MODE_POLICY))
                 .isEqualTo(SafeModePolicy.Policy.STRICT);
@@ -42,6 +44,7 @@ class PipelineOptionsTest {
         assertThat(conf.get(PipelineOptions.GPU_ARENA_STRATEGY))
                 .isEqualTo(ArenaExtendStrategy.NEXT_POWER_OF_TWO);
         assertThat(PipelineOptions.execution(conf).failMainEveryNthBatch()).isZero();
+        assertThat(conf.get(PipelineOptions.REPLY_DELIVERY)).isEqualTo(ReplyDelivery.AT_LEAST_ONCE);
     }
 
     @Test
@@ -50,6 +53,11 @@ class PipelineOptionsTest {
         assertThatThrownBy(() -> mode.get(PipelineOptions.COMPLIANCE_MODE))
                 .hasMessageContaining("zerolayer.compliance.mode")
                 .hasStackTraceContaining("[standard, strict]");
+        Configuration delivery =
+                Configuration.fromMap(
+                        Map.of("zerolayer.replies.delivery-guarantee", "at_most_once"));
+        assertThatThrownBy(() -> delivery.get(PipelineOptions.REPLY_DELIVERY))
+                .hasStackTraceContaining("[at-least-once, exactly-once]");
         Configuration tenant =
                 Configuration.fromMap(Map.of("zerolayer.compliance.tenant-modes", "bank:lenient"));
         assertThatThrownBy(() -> PipelineOptions.execution(tenant))

@@ -14,6 +14,13 @@ public final class ZeroLayerHeaders {
     /** Hex SHA-256 of the execution graph that served the request. */
     public static final String GRAPH_ID = "x-execution-graph-id";
 
+    /**
+     * On a reply: the same for every reply to one request record, whichever attempt wrote it — the
+     * request's position in Kafka, {@code <topic>/<partition>/<offset>}. A consumer drops a reply
+     * whose id it has seen; with at-least-once replies a restart may send one twice.
+     */
+    public static final String REPLY_ID = "x-zerolayer-reply-id";
+
     /** {@code application/json} for JSON requests (replied to in JSON); Avro otherwise. */
     public static final String CONTENT_TYPE = "content-type";
 

@@ -74,7 +74,14 @@ class ClusterITCase {
 
     @Test
     void aKilledTaskManagerLosesNothingAndASecondJobOnTheSameTaskManagersRuns() throws Exception {
-        List<String> run = List.of("run", "--bootstrap-servers", cluster.bootstrapServers());
+        // replies exactly once here, so that a kill must lose and duplicate nothing at all; the
+        // default (at-least-once) is killed in ServeRestartITCase
+        List<String> run =
+                List.of(
+                        "run",
+                        "--bootstrap-servers",
+                        cluster.bootstrapServers(),
+                        "-Dzerolayer.replies.delivery-guarantee=exactly-once");
         String job = cluster.rest().submit(JAR, run, 2, null);
         cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 

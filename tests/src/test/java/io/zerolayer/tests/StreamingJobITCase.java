@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ReplyDelivery;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostSummary;
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The streaming job on a Flink MiniCluster against a real KRaft broker. */
 class StreamingJobITCase {
@@ -139,6 +142,42 @@ class StreamingJobITCase {
     @Nested
     class RequestsAndReplies {
         private static final int SHARED_STRUCTURE = 12;
+
+        @Test
+        void theClientCompletesWithTheFirstReplyAndDropsADuplicate() throws Exception {
+            JOB.start();
+            try (io.zerolayer.client.ZeroLayerClient client =
+                    io.zerolayer.client.ZeroLayerClient.builder()
+                            .bootstrapServers(KAFKA.bootstrapServers())
+                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                            .replyTopic(freshTopic("zerolayer.replies.client"))
+                            .build()) {
+                AnalysisResponse answer =
+                        client.submit(request("client-1", "<task:embed> hello"))
+                                .get(
+                                        REPLY_TIMEOUT.toSeconds(),
+                                        java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(answer.getStatus()).isEqualTo(ResponseStatus.OK);
+                ConsumerRecord<byte[], byte[]> reply =
+                        KAFKA.read(client.replyTopic(), 1, REPLY_TIMEOUT, Duration.ZERO).get(0);
+                assertThat(header(reply, ZeroLayerHeaders.REPLY_ID))
+                        .startsWith(conf.get(PipelineOptions.REQUESTS_TOPIC) + "/");
+                // what a restart of an at-least-once job sends: the same reply once more
+                KAFKA.sendAll(
+                        List.of(
+                                new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                        client.replyTopic(),
+                                        null,
+                                        reply.key(),
+                                        reply.value(),
+                                        reply.headers())));
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (client.duplicateReplies() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(client.duplicateReplies()).isEqualTo(1);
+            }
+        }
 
         @Test
         void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
@@ -813,10 +852,17 @@ class StreamingJobITCase {
             return totals;
         }
 
-        @Test
-        void aJobThatFailsMidStreamBillsEveryKernelExactlyOnceWithTheTotalsOfAFailureFreeRun()
-                throws Exception {
+        /**
+         * A slot crashes half-way and the job replays from its last checkpoint. Whatever the
+         * replies' guarantee, every request is answered and the bill is the failure-free run's;
+         * exactly-once replies come once each, at-least-once ones may come twice, alike.
+         */
+        @ParameterizedTest
+        @EnumSource(ReplyDelivery.class)
+        void aJobThatFailsMidStreamAnswersEveryRequestAndBillsEveryKernelExactlyOnce(
+                ReplyDelivery delivery) throws Exception {
             int count = 16;
+            conf.set(PipelineOptions.REPLY_DELIVERY, delivery);
             // batches of one, so a request's bill cannot depend on how a replay regroups requests
             conf.set(PipelineOptions.BATCH_SIZE, 1);
             JOB.start();
@@ -836,9 +882,14 @@ class StreamingJobITCase {
             conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
             conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
             conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
+            io.zerolayer.operators.flink.GraphExecutorFunction.resetInjectedCrash();
             JOB.start();
             sendBillingWorkload(count);
-            List<KernelCostRecord> replayed = billedRecords(count);
+            List<AnalysisResponse> answered =
+                    delivery == ReplyDelivery.EXACTLY_ONCE
+                            ? exactlyOneReplyEach(count)
+                            : atLeastOneReplyEach(count);
+            List<KernelCostRecord> replayed = costRecordsOf(answered);
             assertThat(io.zerolayer.operators.flink.GraphExecutorFunction.injectedCrashHappened())
                     .as("the job failed and restarted mid-stream")
                     .isTrue();
@@ -850,6 +901,62 @@ class StreamingJobITCase {
             assertThat(totalsByTenant(replayed))
                     .isEqualTo(totalsByTenant(clean))
                     .containsKeys("acme", "globex");
+        }
+
+        /**
+         * One reply per request, after checking that every request has one and that any duplicate
+         * carries the first one's correlation id, reply id and answer.
+         */
+        private List<AnalysisResponse> atLeastOneReplyEach(int count) {
+            Set<String> requests = new java.util.HashSet<>();
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KAFKA.readUntil(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            r ->
+                                    requests.add(new String(r.key(), StandardCharsets.UTF_8))
+                                            && requests.size() == count,
+                            REPLY_TIMEOUT);
+            // duplicates of the last replies may still be on their way
+            records =
+                    KAFKA.read(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            records.size(),
+                            REPLY_TIMEOUT,
+                            Duration.ofSeconds(2));
+            Map<String, List<ConsumerRecord<byte[], byte[]>>> byRequest =
+                    records.stream()
+                            .collect(
+                                    Collectors.groupingBy(
+                                            r -> RESPONSES.decode(r.value()).getRequestId(),
+                                            java.util.TreeMap::new,
+                                            Collectors.toList()));
+            assertThat(byRequest).as("requests answered").hasSize(count);
+            System.out.printf(
+                    "at-least-once replies after a restart: %d for %d requests%n",
+                    records.size(), count);
+            List<AnalysisResponse> first = new ArrayList<>();
+            byRequest.forEach(
+                    (id, replies) -> {
+                        ConsumerRecord<byte[], byte[]> one = replies.get(0);
+                        AnalysisResponse answer = RESPONSES.decode(one.value());
+                        assertThat(header(one, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo(id);
+                        assertThat(header(one, ZeroLayerHeaders.REPLY_ID))
+                                .startsWith(conf.get(PipelineOptions.REQUESTS_TOPIC) + "/");
+                        for (ConsumerRecord<byte[], byte[]> again : replies) {
+                            AnalysisResponse duplicate = RESPONSES.decode(again.value());
+                            assertThat(header(again, ZeroLayerHeaders.CORRELATION_ID))
+                                    .as("correlation id of a duplicate of %s", id)
+                                    .isEqualTo(header(one, ZeroLayerHeaders.CORRELATION_ID));
+                            assertThat(header(again, ZeroLayerHeaders.REPLY_ID))
+                                    .as("reply id of a duplicate of %s", id)
+                                    .isEqualTo(header(one, ZeroLayerHeaders.REPLY_ID));
+                            assertThat(duplicate.getOutput()).isEqualTo(answer.getOutput());
+                            assertThat(duplicate.getCost().getNanoUsd())
+                                    .isEqualTo(answer.getCost().getNanoUsd());
+                        }
+                        first.add(answer);
+                    });
+            return first;
         }
     }
 
@@ -896,11 +1003,12 @@ class StreamingJobITCase {
 
         @Test
         void everySinkKeepsAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
+            conf.set(PipelineOptions.REPLY_DELIVERY, ReplyDelivery.EXACTLY_ONCE);
             JOB.start();
-            // each reply waits for the checkpoint that commits it, so 16 round trips in a row span
-            // at least 16 checkpoints: a sink naming a transaction per checkpoint leaves at least
-            // 16
-            // ids per writer on the broker, each kept there for transactional.id.expiration.ms
+            // each exactly-once reply waits for the checkpoint that commits it, so 16 round trips
+            // in a row span at least 16 checkpoints: a sink naming a transaction per checkpoint
+            // leaves at least 16 ids per writer on the broker, each kept there for
+            // transactional.id.expiration.ms
             for (int i = 0; i < 16; i++) {
                 assertThat(
                                 roundTrip(

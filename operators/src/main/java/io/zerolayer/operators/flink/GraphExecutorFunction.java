@@ -66,6 +66,11 @@ public class GraphExecutorFunction
         return CRASHED.get();
     }
 
+    /** Lets a job started after this crash once more when fault injection asks (tests only). */
+    public static void resetInjectedCrash() {
+        CRASHED.set(false);
+    }
+
     /** The current key's queue, batch in flight and timers. */
     private transient KeyedBatchQueue keyed;
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -155,21 +156,21 @@ class RecordErrorBoundaryTest {
                         "zerolayer.responses",
                         List.of("zerolayer.replies.*", "team.replies"),
                         List.of("zerolayer.kernel-costs"));
-        var pattern = topics.pattern("zerolayer.dlt");
-        for (String t :
-                List.of(
-                        "zerolayer.responses",
-                        "zerolayer.replies.a",
-                        "team.replies",
-                        "zerolayer.dlt")) {
+        var pattern = topics.pattern();
+        for (String t : List.of("zerolayer.responses", "zerolayer.replies.a", "team.replies")) {
             assertThat(pattern.matcher(t).matches()).as(t).isTrue();
         }
         // the dots are literal, and a listed name is not a prefix
-        for (String t : List.of("zerolayerXresponses", "team.replies.b", "zerolayer.control")) {
+        for (String t :
+                List.of(
+                        "zerolayerXresponses",
+                        "team.replies.b",
+                        "zerolayer.control",
+                        "zerolayer.dlt")) {
             assertThat(pattern.matcher(t).matches()).as(t).isFalse();
         }
         var facet =
-                new ReplySerializationSchema(topics, "zerolayer.dlt")
+                new ReplySerializationSchema(topics)
                         .getKafkaDatasetFacet()
                         .orElseThrow()
                         .getTopicIdentifier();
@@ -255,43 +256,102 @@ class RecordErrorBoundaryTest {
     }
 
     @Test
-    void aReplyThatCannotBeWrittenGoesToTheDeadLetterTopicWithItsCorrelationId() {
-        ReplySerializationSchema schema =
-                new ReplySerializationSchema(
-                        new ReplyTopics("responses", List.of("replies.*"), List.of("costs")),
-                        "dlt");
+    void aReplyThatCannotBeWrittenGoesToTheDeadLetterTopicWithItsCorrelationId() throws Exception {
+        EncodeReplies encode =
+                new EncodeReplies(
+                        new ReplyTopics("responses", List.of("replies.*"), List.of("costs")));
         ReplyRoute route = new ReplyRoute();
         route.correlationId = "c-9".getBytes();
         route.sourceTopic = "requests";
         route.sourceOffset = 7;
         AnalysisResponse response =
                 Responses.failed(request("r-9", "<task:embed> x"), null, "ZL091", "boom", 0);
+        try (var h = ProcessFunctionTestHarnesses.forProcessFunction(encode)) {
+            route.replyTopic = "replies.ok";
+            h.processElement(new Reply(response, route), 0);
+            route = copyOf(route);
+            route.replyTopic = "costs"; // slipped past the door: refused again here
+            h.processElement(new Reply(response, route), 0);
+            route = copyOf(route);
+            route.replyTopic = null;
+            AnalysisResponse unwritable = new AnalysisResponse(); // required fields missing
+            unwritable.setRequestId("r-10");
+            h.processElement(new Reply(unwritable, route), 0);
 
-        route.replyTopic = "replies.ok";
-        assertThat(schema.serialize(new Reply(response, route), null, null).topic())
-                .isEqualTo("replies.ok");
+            assertThat(h.extractOutputValues())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.topic).isEqualTo("replies.ok"));
+            DeadLetterSerializationSchema dlt = new DeadLetterSerializationSchema("dlt", 1 << 20);
+            List<ProducerRecord<byte[], byte[]>> letters =
+                    h.getSideOutput(EncodeReplies.DEAD_LETTERS).stream()
+                            .map(letter -> dlt.serialize(letter.getValue(), null, null))
+                            .toList();
+            assertThat(letters).hasSize(2);
+            ProducerRecord<byte[], byte[]> refused = letters.get(0);
+            assertThat(refused.key()).isEqualTo("r-9".getBytes());
+            assertThat(refused.value()).isNull();
+            assertThat(refused.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID).value())
+                    .isEqualTo("c-9".getBytes());
+            assertThat(
+                            new String(
+                                    refused.headers()
+                                            .lastHeader(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)
+                                            .value()))
+                    .contains("one of the job's own topics");
+            assertThat(
+                            new String(
+                                    refused.headers()
+                                            .lastHeader(ZeroLayerHeaders.DLT_ORIGINAL_TOPIC)
+                                            .value()))
+                    .isEqualTo("requests");
+            assertThat(letters.get(1).key()).isEqualTo("r-10".getBytes());
+        }
+    }
 
-        route.replyTopic = "costs"; // slipped past the door: refused again here
-        ProducerRecord<byte[], byte[]> refused =
-                schema.serialize(new Reply(response, route), null, null);
-        assertThat(refused.topic()).isEqualTo("dlt");
-        assertThat(refused.key()).isEqualTo("r-9".getBytes());
-        assertThat(refused.value()).isNull();
-        assertThat(refused.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID).value())
-                .isEqualTo("c-9".getBytes());
-        assertThat(
-                        new String(
-                                refused.headers()
-                                        .lastHeader(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)
-                                        .value()))
-                .contains("one of the job's own topics");
+    @Test
+    void everyReplyToOneRequestRecordCarriesTheSameReplyIdAndCorrelationId() throws Exception {
+        EncodeReplies encode =
+                new EncodeReplies(new ReplyTopics("responses", List.of(), List.of("costs")));
+        AnalysisResponse response =
+                Responses.failed(request("r-1", "<task:embed> x"), null, "ZL091", "boom", 0);
+        ReplyRoute first = new ReplyRoute();
+        first.correlationId = "c-1".getBytes();
+        first.sourceTopic = "requests";
+        first.sourcePartition = 3;
+        first.sourceOffset = 41;
+        // a replay reads the same record again: an equal route, a separately built reply
+        ReplyRoute replayed = copyOf(first);
+        ReplyRoute next = copyOf(first);
+        next.sourceOffset = 42;
+        try (var h = ProcessFunctionTestHarnesses.forProcessFunction(encode)) {
+            h.processElement(new Reply(response, first), 0);
+            h.processElement(new Reply(response, replayed), 0);
+            h.processElement(new Reply(response, next), 0);
+            List<ReplyRecord> out = h.extractOutputValues();
+            assertThat(out)
+                    .extracting(r -> new String(r.header(ZeroLayerHeaders.REPLY_ID)))
+                    .containsExactly("requests/3/41", "requests/3/41", "requests/3/42");
+            assertThat(out.get(1).header(ZeroLayerHeaders.CORRELATION_ID))
+                    .isEqualTo(out.get(0).header(ZeroLayerHeaders.CORRELATION_ID));
+            ProducerRecord<byte[], byte[]> written =
+                    new ReplySerializationSchema(
+                                    new ReplyTopics("responses", List.of(), List.of("costs")))
+                            .serialize(out.get(0), null, null);
+            assertThat(written.topic()).isEqualTo("responses");
+            assertThat(written.key()).isEqualTo("r-1".getBytes());
+            assertThat(written.headers().lastHeader(ZeroLayerHeaders.REPLY_ID).value())
+                    .isEqualTo("requests/3/41".getBytes());
+        }
+    }
 
-        route.replyTopic = null;
-        AnalysisResponse unwritable = new AnalysisResponse(); // required fields missing
-        unwritable.setRequestId("r-10");
-        ProducerRecord<byte[], byte[]> failed =
-                schema.serialize(new Reply(unwritable, route), null, null);
-        assertThat(failed.topic()).isEqualTo("dlt");
-        assertThat(failed.key()).isEqualTo("r-10".getBytes());
+    private static ReplyRoute copyOf(ReplyRoute route) {
+        ReplyRoute copy = new ReplyRoute();
+        copy.replyTopic = route.replyTopic;
+        copy.correlationId = route.correlationId.clone();
+        copy.sourceTopic = route.sourceTopic;
+        copy.sourcePartition = route.sourcePartition;
+        copy.sourceOffset = route.sourceOffset;
+        copy.json = route.json;
+        return copy;
     }
 }

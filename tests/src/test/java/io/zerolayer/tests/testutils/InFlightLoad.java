@@ -105,6 +105,31 @@ public final class InFlightLoad {
     }
 
     /**
+     * The {@code x-zerolayer-reply-id} of every committed reply, per correlation id, read until at
+     * least {@code count} requests have one or the timeout passed.
+     */
+    public Map<String, List<String>> replyIds(int count, Duration timeout) {
+        Map<String, List<String>> perRequest = new HashMap<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        do {
+            perRequest.clear();
+            for (ConsumerRecord<byte[], byte[]> r : committed(replyTopic)) {
+                Header correlation = r.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID);
+                Header replyId = r.headers().lastHeader(ZeroLayerHeaders.REPLY_ID);
+                perRequest
+                        .computeIfAbsent(
+                                new String(correlation.value(), StandardCharsets.UTF_8),
+                                k -> new ArrayList<>())
+                        .add(
+                                replyId == null
+                                        ? null
+                                        : new String(replyId.value(), StandardCharsets.UTF_8));
+            }
+        } while (perRequest.size() < count && System.nanoTime() < deadline);
+        return perRequest;
+    }
+
+    /**
      * Nano-USD billed per tenant by the committed kernel cost records of {@code costsTopic}, and
      * fails unless every record id is there once.
      */
