@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -124,10 +125,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--checkpoint-interval",
-            defaultValue = "200ms",
             description =
-                    "Checkpoint interval of every job (replies become visible when their"
-                            + " checkpoint commits). Default: ${DEFAULT-VALUE}.")
+                    "Checkpoint interval of every job (exactly-once replies become visible when"
+                            + " their checkpoint commits). Default: zerolayer.checkpoint-interval"
+                            + " of the settings (1 s in flink-conf/config.yaml).")
     String checkpointInterval;
 
     @Option(
@@ -196,6 +197,7 @@ final class BenchCommand implements Callable<Integer> {
             szCount = Arrays.asList(10, 2);
             scaling = false;
         }
+        Configuration conf = settings.load();
         ComparisonBench.run(
                 new ComparisonBench.Options(
                         seed,
@@ -212,11 +214,13 @@ final class BenchCommand implements Callable<Integer> {
                         openMeas,
                         window,
                         inFlightSeconds,
-                        TimeUtils.parseDuration(checkpointInterval),
+                        checkpointInterval != null
+                                ? TimeUtils.parseDuration(checkpointInterval)
+                                : conf.get(io.zerolayer.jobs.PipelineOptions.CHECKPOINT_INTERVAL),
                         soakSeconds,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
                         results.out,
-                        settings.load()));
+                        conf));
         return 0;
     }
 
