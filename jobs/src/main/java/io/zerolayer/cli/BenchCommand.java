@@ -166,7 +166,10 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int p = parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors();
         List<Workload> closed = workloads.stream().map(Workload::byId).toList();
-        List<Workload> open = openLoop.stream().map(Workload::byId).toList();
+        // an open loop runs at a share of the closed loop's maximum: only workloads measured both
+        // ways
+        List<Workload> open =
+                openLoop.stream().map(Workload::byId).filter(closed::contains).toList();
         if (sizeRequests.size() < sizes.size()) {
             throw new picocli.CommandLine.ParameterException(
                     new picocli.CommandLine(this), "--size-requests needs one count per size");

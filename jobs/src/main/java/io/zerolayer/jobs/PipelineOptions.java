@@ -267,6 +267,18 @@ public final class PipelineOptions {
                                     + " plan's queue-delay-ms (how long the compiler estimates a"
                                     + " request takes alone), and never longer than this.");
 
+    public static final ConfigOption<Duration> BATCH_SLICE =
+            ConfigOptions.key("zerolayer.batch.slice")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(50))
+                    .withDescription(
+                            "Most estimated time (the compiler's cost model) of one encoder run on"
+                                    + " the inference thread. A long document's encoding is cut"
+                                    + " into such slices, and between two of them the slot runs"
+                                    + " the waiting batches due before it, so a short request"
+                                    + " waits for a slice, not for the whole document. Slicing"
+                                    + " never changes an answer. 0: batches run whole.");
+
     public static final ConfigOption<Boolean> INFERENCE_THREAD =
             ConfigOptions.key("zerolayer.execution.inference-thread")
                     .booleanType()

@@ -293,6 +293,7 @@ public final class StreamingJob {
                 PipelineOptions.execution(conf),
                 prices(conf),
                 conf.get(PipelineOptions.INFERENCE_THREAD),
+                conf.get(PipelineOptions.BATCH_SLICE).toMillis(),
                 conf.get(FaultInjection.CRASH_AFTER_REQUESTS));
     }
 

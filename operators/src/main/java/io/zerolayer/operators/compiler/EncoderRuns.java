@@ -35,6 +35,19 @@ public final class EncoderRuns {
      *     length
      */
     public static int[] cut(int[] sortedLengths, int maxPerRun, int overheadTokens) {
+        return cut(sortedLengths, maxPerRun, overheadTokens, Long.MAX_VALUE);
+    }
+
+    /**
+     * Where the runs end, no run holding more than {@code maxRunTokens} padded tokens (sequences ×
+     * (longest + 2)) unless it is a single sequence: a bound on a run's time, so that other work
+     * can run between two runs of a long document.
+     *
+     * @param maxRunTokens most padded tokens in a run of several sequences; {@link Long#MAX_VALUE}
+     *     for no bound
+     */
+    public static int[] cut(
+            int[] sortedLengths, int maxPerRun, int overheadTokens, long maxRunTokens) {
         if (maxPerRun < 1) {
             throw new IllegalArgumentException("maxPerRun must be at least 1, was " + maxPerRun);
         }
@@ -51,6 +64,9 @@ public final class EncoderRuns {
             long padded = sortedLengths[j - 1] + 2L; // the run's longest, with [CLS]/[SEP]
             // from the shortest last run back: of equal cuts, the one filling the first runs
             for (int i = j - 1; i >= Math.max(0, j - maxPerRun); i--) {
+                if (j - i > 1 && (j - i) * padded > maxRunTokens) {
+                    break; // an earlier start only makes the run longer
+                }
                 long cost = best[i] + overheadTokens + (j - i) * padded;
                 if (cost < best[j]) {
                     best[j] = cost;
@@ -97,10 +113,19 @@ public final class EncoderRuns {
      *     sorted}
      */
     public static <T> List<List<T>> split(List<T> sorted, ToIntFunction<T> length) {
+        return split(sorted, length, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #split(List, ToIntFunction)}, no run of several sequences over {@code maxRunTokens}
+     * padded tokens.
+     */
+    public static <T> List<List<T>> split(
+            List<T> sorted, ToIntFunction<T> length, long maxRunTokens) {
         int[] lengths = sorted.stream().mapToInt(length).toArray();
         List<List<T>> runs = new ArrayList<>();
         int from = 0;
-        for (int end : cut(lengths)) {
+        for (int end : cut(lengths, MAX_SEQUENCES_PER_RUN, RUN_OVERHEAD_TOKENS, maxRunTokens)) {
             runs.add(sorted.subList(from, end));
             from = end;
         }

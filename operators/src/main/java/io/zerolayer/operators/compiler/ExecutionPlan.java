@@ -5,6 +5,7 @@ import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.GraphNode;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The static graph compiled for one structure: nodes in execution order, their identity, and the
@@ -43,6 +44,27 @@ public record ExecutionPlan(
     public long encodeMillisAlone() {
         String planned = node("encode").params().get("queue-delay-ms");
         return planned == null ? 0 : Long.parseLong(planned);
+    }
+
+    /**
+     * Most padded tokens of one encoder run that the compiler estimates to take {@code micros}
+     * microseconds: its estimate of one request's encode time over that request's padded tokens.
+     * {@link Long#MAX_VALUE} when {@code micros} is, or the plan has no estimate.
+     */
+    public long paddedTokensWithin(long micros) {
+        Map<String, String> p = node("encode").params();
+        String estimate = p.get("estimate.micros");
+        String sequences = p.get("estimate.sequences");
+        String seqLen = p.get("estimate.seq-len");
+        if (micros == Long.MAX_VALUE || estimate == null || sequences == null || seqLen == null) {
+            return Long.MAX_VALUE;
+        }
+        double tokens = Double.parseDouble(sequences) * Double.parseDouble(seqLen);
+        double perToken = Double.parseDouble(estimate) / tokens;
+        if (!(perToken > 0) || !(tokens > 0)) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(1, (long) (micros / perToken));
     }
 
     /**

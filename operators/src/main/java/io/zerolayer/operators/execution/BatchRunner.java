@@ -58,13 +58,36 @@ public final class BatchRunner {
     }
 
     /**
-     * Runs the batch.
+     * Runs the batch with no pause in it.
      *
      * @param deadlines each request's deadline, or null where it has none
      */
     public Outcome run(
             CompiledGraph graph, List<CompiledGraph.BatchInput> inputs, List<Instant> deadlines) {
+        return run(graph, inputs, deadlines, SliceBoundary.NONE);
+    }
+
+    /**
+     * Runs the batch, letting other work run at {@code boundary} between its encoder runs; the time
+     * that work takes counts neither to the batch's time limit nor to its execute time.
+     *
+     * @param deadlines each request's deadline, or null where it has none
+     */
+    public Outcome run(
+            CompiledGraph graph,
+            List<CompiledGraph.BatchInput> inputs,
+            List<Instant> deadlines,
+            SliceBoundary boundary) {
         batchesRun++;
+        long[] paused = {0};
+        SliceBoundary counted =
+                new SliceBoundary(
+                        boundary.sliceMicros(),
+                        () -> {
+                            long p = boundary.between();
+                            paused[0] += p;
+                            return p;
+                        });
         long start = System.nanoTime();
         try {
             if (faults.failMainEveryNthBatch() > 0
@@ -79,16 +102,17 @@ public final class BatchRunner {
                                     start,
                                     mainPathTimeoutMillis,
                                     deadlines,
-                                    System.currentTimeMillis()));
+                                    System.currentTimeMillis()),
+                            counted);
             return new Outcome(
                     outcomes,
                     null,
                     null,
                     false,
-                    (System.nanoTime() - start) / 1_000,
+                    (System.nanoTime() - start - paused[0]) / 1_000,
                     graph.lastBatchSequences());
         } catch (EncoderException | OutOfMemoryError e) {
-            return onFallback(graph, inputs, e, start);
+            return onFallback(graph, inputs, e, start + paused[0]);
         } catch (RuntimeException bug) {
             // not the encoder's own failure: a bug that this batch's content may trigger again on
             // every restore, so its requests are answered FAILED instead of failing the task

@@ -205,14 +205,17 @@ public final class CompiledGraph {
      *     batch, which the caller may run again on the fallback
      */
     public List<BatchOutcome> executeBatch(List<BatchInput> inputs) {
-        return executeBatch(inputs, Long.MAX_VALUE);
+        return executeBatch(inputs, Long.MAX_VALUE, SliceBoundary.NONE);
     }
 
     /**
      * {@link #executeBatch(List)}, with the encoder cancelled once {@link System#nanoTime()} passes
-     * {@code deadlineNanos} ({@code Long.MAX_VALUE}: no limit).
+     * {@code deadlineNanos} ({@code Long.MAX_VALUE}: no limit), and other work let in at {@code
+     * boundary} between encoder runs (its time moves the deadline by as much). The runs are the
+     * same whether or not other work ran between them, so the answers are too.
      */
-    public List<BatchOutcome> executeBatch(List<BatchInput> inputs, long deadlineNanos) {
+    public List<BatchOutcome> executeBatch(
+            List<BatchInput> inputs, long deadlineNanos, SliceBoundary boundary) {
         BatchOutcome[] outcomes = new BatchOutcome[inputs.size()];
         List<PreparedRequest> prepared = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
@@ -226,7 +229,7 @@ public final class CompiledGraph {
             }
         }
         if (!prepared.isEmpty()) {
-            encodeAndPool(prepared, deadlineNanos);
+            encodeAndPool(prepared, deadlineNanos, boundary);
             for (PreparedRequest p : prepared) {
                 try {
                     outcomes[p.index] = new BatchOutcome(decode(p), null);
@@ -242,7 +245,8 @@ public final class CompiledGraph {
      * encode and pool over the whole batch, shortest sequences first, in the runs {@link
      * EncoderRuns} cuts.
      */
-    private void encodeAndPool(List<PreparedRequest> prepared, long deadlineNanos) {
+    private void encodeAndPool(
+            List<PreparedRequest> prepared, long deadlineNanos, SliceBoundary boundary) {
         record Ref(PreparedRequest owner, int position, int length) {}
         List<Ref> refs = new ArrayList<>();
         for (PreparedRequest p : prepared) {
@@ -256,7 +260,16 @@ public final class CompiledGraph {
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
-        for (List<Ref> slice : EncoderRuns.split(refs, Ref::length)) {
+        boolean first = true;
+        long maxRunTokens = plan.paddedTokensWithin(boundary.sliceMicros());
+        for (List<Ref> slice : EncoderRuns.split(refs, Ref::length, maxRunTokens)) {
+            if (!first) {
+                long paused = boundary.between();
+                if (deadlineNanos != Long.MAX_VALUE) {
+                    deadlineNanos += paused;
+                }
+            }
+            first = false;
             List<long[]> ids = new ArrayList<>(slice.size());
             slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
             long start = System.nanoTime();

@@ -4,25 +4,40 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * One thread that runs a slot's batches in the order they are handed over, at most one per key at a
- * time, so the thread that hands them over (Flink's task thread) stays free. A key's batch is its
- * own until {@link #take}n, done or not: whoever hands batches over also collects them. Knows
- * nothing of Flink.
+ * One thread that runs a slot's batches, at most one per key at a time, so the thread that hands
+ * them over (Flink's task thread) stays free. A key's batch is its own until {@link #take}n, done
+ * or not: whoever hands batches over also collects them. Knows nothing of Flink.
+ *
+ * <p><b>Order.</b> Each batch comes with a due time; the waiting batch due first runs next (of
+ * equal due times, the one handed over first). A running batch can also let batches due before it
+ * run in its midst: between two slices of its work it calls {@link #between()}, which runs them on
+ * this thread, one level deep, and returns. So a short request handed over while a long document
+ * encodes waits for the document's current slice, not for the whole document.
  *
  * @param <K> what batches are keyed by
  * @param <R> what a batch returns
  */
 public final class InferenceThread<K, R> implements AutoCloseable {
-    private final ExecutorService thread;
+    private final ThreadPoolExecutor thread;
     private final ConcurrentMap<K, Future<R>> handed = new ConcurrentHashMap<>();
+    private final AtomicLong handedOver = new AtomicLong();
+
+    /** The batch this thread runs at the outer level; only this thread reads or writes it. */
+    private Batch running;
+
+    /** Whether this thread is inside {@link #between()}; only this thread reads or writes it. */
+    private boolean interleaving;
+
+    private final AtomicLong interleaved = new AtomicLong();
 
     /**
      * @param name the thread's name
@@ -30,22 +45,37 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      */
     public InferenceThread(String name, ClassLoader contextClassLoader) {
         this.thread =
-                Executors.newSingleThreadExecutor(
+                new ThreadPoolExecutor(
+                        1,
+                        1,
+                        0,
+                        TimeUnit.MILLISECONDS,
+                        new PriorityBlockingQueue<>(),
                         r -> {
                             Thread t = new Thread(r, name);
                             t.setDaemon(true);
                             t.setContextClassLoader(contextClassLoader);
                             return t;
-                        });
+                        }) {
+                    @Override
+                    protected void beforeExecute(Thread t, Runnable r) {
+                        running = (Batch) r;
+                    }
+
+                    @Override
+                    protected void afterExecute(Runnable r, Throwable t) {
+                        running = null;
+                    }
+                };
     }
 
     /**
-     * Hands {@code key}'s batch over; it runs after those handed over before.
+     * Hands {@code key}'s batch over, to run in the order it was handed over.
      *
      * @throws IllegalStateException when the key has a batch not yet taken
      */
     public void submit(K key, Callable<R> batch) {
-        submit(key, batch, null);
+        submit(key, batch, null, Long.MAX_VALUE);
     }
 
     /**
@@ -53,22 +83,16 @@ public final class InferenceThread<K, R> implements AutoCloseable {
      * the batch is {@link #done} (returned or threw), so the caller need not poll for it.
      *
      * @param whenDone called once the batch is done; null for none
+     * @param due when the batch should be done, on any scale the caller uses for every batch (epoch
+     *     milliseconds in the executor): of the batches waiting, the one due first runs next, and
+     *     one due before the running batch may run between its slices
      * @throws IllegalStateException when the key has a batch not yet taken
      */
-    public void submit(K key, Callable<R> batch, Consumer<K> whenDone) {
+    public void submit(K key, Callable<R> batch, Consumer<K> whenDone, long due) {
         if (handed.containsKey(key)) {
             throw new IllegalStateException("Key " + key + " has a batch not yet taken");
         }
-        FutureTask<R> task =
-                new FutureTask<>(batch) {
-                    @Override
-                    protected void done() {
-                        // after the result is set: done(key) is true for whoever is told
-                        if (whenDone != null && !isCancelled()) {
-                            whenDone.accept(key);
-                        }
-                    }
-                };
+        Batch task = new Batch(key, batch, whenDone, due, handedOver.getAndIncrement());
         // handed before it can run, so that whoever is told it is done finds it
         handed.put(key, task);
         try {
@@ -77,6 +101,47 @@ public final class InferenceThread<K, R> implements AutoCloseable {
             handed.remove(key);
             throw stopped;
         }
+    }
+
+    /**
+     * Called by a running batch, on this thread, between two slices of its work: runs the waiting
+     * batches due before it, earliest first, then returns. Batches run this way do not interleave
+     * others in turn. Does nothing when called from any other thread or from such a batch.
+     *
+     * @return nanoseconds spent running other batches (0 when none ran), so the caller can move its
+     *     own time limit by as much
+     */
+    public long between() {
+        Batch outer = running;
+        if (outer == null || interleaving || !outer.onThisThread()) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        boolean ran = false;
+        interleaving = true;
+        try {
+            PriorityBlockingQueue<Runnable> waiting =
+                    (PriorityBlockingQueue<Runnable>) thread.getQueue();
+            for (Runnable head = waiting.peek(); head != null; head = waiting.peek()) {
+                @SuppressWarnings("unchecked")
+                Batch next = (Batch) head;
+                // only this thread takes from the queue: the head is still there to remove
+                if (next.compareTo(outer) >= 0 || !waiting.remove(head)) {
+                    break;
+                }
+                next.run();
+                interleaved.incrementAndGet();
+                ran = true;
+            }
+        } finally {
+            interleaving = false;
+        }
+        return ran ? System.nanoTime() - start : 0;
+    }
+
+    /** Batches run between the slices of another so far. */
+    public long interleavedBatches() {
+        return interleaved.get();
     }
 
     /** Whether {@code key} has a batch handed over and not yet taken (running, waiting or done). */
@@ -134,5 +199,46 @@ public final class InferenceThread<K, R> implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         stop(60);
+    }
+
+    /** A handed-over batch: due first runs first, then handed over first. */
+    private final class Batch extends FutureTask<R> implements Comparable<Batch> {
+        private final K key;
+        private final Consumer<K> whenDone;
+        private final long due;
+        private final long order;
+        private volatile Thread runner;
+
+        Batch(K key, Callable<R> work, Consumer<K> whenDone, long due, long order) {
+            super(work);
+            this.key = key;
+            this.whenDone = whenDone;
+            this.due = due;
+            this.order = order;
+        }
+
+        @Override
+        public void run() {
+            runner = Thread.currentThread();
+            super.run();
+        }
+
+        boolean onThisThread() {
+            return runner == Thread.currentThread();
+        }
+
+        @Override
+        protected void done() {
+            // after the result is set: done(key) is true for whoever is told
+            if (whenDone != null && !isCancelled()) {
+                whenDone.accept(key);
+            }
+        }
+
+        @Override
+        public int compareTo(Batch other) {
+            int byDue = Long.compare(due, other.due);
+            return byDue != 0 ? byDue : Long.compare(order, other.order);
+        }
     }
 }

@@ -25,6 +25,9 @@ import java.io.Serializable;
  *     encodes (the streaming job; its requests stay in keyed state until their replies are emitted
  *     on the task thread, so a checkpoint taken while a batch runs holds them). Off, batches run on
  *     the task thread (the batch job, where nothing waits on a barrier)
+ * @param sliceMillis on the inference thread, most estimated time of one encoder run: between two
+ *     runs of a batch, the waiting batches due before it run ({@link
+ *     io.zerolayer.operators.execution.SliceBoundary}); 0: batches run whole
  * @param crashAfterRequests testing only: the executor throws out of {@code processElement} —
  *     failing the task, so Flink restarts the job from its last checkpoint and replays — after this
  *     many requests in a slot, once per JVM; 0 never
@@ -41,12 +44,21 @@ public record ExecutorSetup(
         ExecutionSettings execution,
         PriceSheet prices,
         boolean inferenceThread,
+        long sliceMillis,
         int crashAfterRequests)
         implements Serializable {
 
+    public ExecutorSetup {
+        if (sliceMillis < 0) {
+            throw new IllegalArgumentException(
+                    "zerolayer.batch.slice must be 0 (off) or positive, got " + sliceMillis);
+        }
+    }
+
     /**
      * A setup for tests and tools: no contracts file, no extra profiles, one ONNX thread, nothing
-     * precompiled, no graphs topic, the built-in prices, batches on the task thread, no crash.
+     * precompiled, no graphs topic, the built-in prices, batches on the task thread and whole, no
+     * crash.
      */
     public static ExecutorSetup of(
             String contractsYaml,
@@ -65,6 +77,7 @@ public record ExecutorSetup(
                 execution,
                 PriceSheet.builtIn(),
                 false,
+                0,
                 0);
     }
 
@@ -81,6 +94,7 @@ public record ExecutorSetup(
                 execution,
                 prices,
                 inferenceThread,
+                sliceMillis,
                 crashAfterRequests);
     }
 
@@ -97,6 +111,24 @@ public record ExecutorSetup(
                 execution,
                 prices,
                 on,
+                sliceMillis,
+                crashAfterRequests);
+    }
+
+    public ExecutorSetup withSlice(long millis) {
+        return new ExecutorSetup(
+                contractsYaml,
+                contractsFile,
+                hardwareSetting,
+                extraProfilesYaml,
+                intraOpThreads,
+                cacheBounds,
+                precompile,
+                graphsTopic,
+                execution,
+                prices,
+                inferenceThread,
+                millis,
                 crashAfterRequests);
     }
 }

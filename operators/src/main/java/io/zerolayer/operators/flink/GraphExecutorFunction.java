@@ -5,6 +5,7 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.InferenceThread;
+import io.zerolayer.operators.execution.SliceBoundary;
 import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.schemas.ExecutionGraph;
@@ -70,6 +71,9 @@ public class GraphExecutorFunction
     public static void resetInjectedCrash() {
         CRASHED.set(false);
     }
+
+    /** How a batch on the inference thread is cut into slices, and what runs between them. */
+    private transient SliceBoundary slices;
 
     /** The current key's queue, batch in flight and timers. */
     private transient KeyedBatchQueue keyed;
@@ -169,6 +173,10 @@ public class GraphExecutorFunction
                                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                             Thread.currentThread().getContextClassLoader());
             metrics.batchesRunning(() -> inference.size());
+            slices =
+                    setup.sliceMillis() == 0
+                            ? SliceBoundary.NONE
+                            : new SliceBoundary(setup.sliceMillis() * 1_000, inference::between);
         }
         int precompiled =
                 graphs.precompile(
@@ -357,8 +365,9 @@ public class GraphExecutorFunction
         keyed.holdInFlight(held);
         inference.submit(
                 ctx.getCurrentKey(),
-                () -> prepared.stream().map(batches::execute).toList(),
-                this::signalBatchDone);
+                () -> prepared.stream().map(b -> batches.execute(b, slices)).toList(),
+                this::signalBatchDone,
+                MicroBatchPolicy.due(held));
     }
 
     /**

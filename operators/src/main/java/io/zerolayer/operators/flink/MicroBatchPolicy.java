@@ -39,6 +39,14 @@ final class MicroBatchPolicy {
         QUEUE_FULL
     }
 
+    /**
+     * How many times its own estimated work a request without a deadline is due after it arrived.
+     * Short requests are so due soon, long documents later; a document waiting behind ever new
+     * short requests is still due at a fixed time, and is not passed by those that arrive after it
+     * has waited that long.
+     */
+    static final int STRETCH = 4;
+
     private final ExecutionSettings execution;
 
     MicroBatchPolicy(ExecutionSettings execution) {
@@ -119,5 +127,28 @@ final class MicroBatchPolicy {
             }
         }
         return new CompiledGraph.RunMode(prune, on);
+    }
+
+    /**
+     * When a batch should be done, in epoch milliseconds: the earliest of its requests' due times,
+     * a request being due at its own {@code deadline} or, without one, {@link #STRETCH} times its
+     * estimated encode time after it arrived, whichever comes first. The slot's inference thread
+     * runs the waiting batch due first, and lets one due before the running batch run between that
+     * batch's slices: earliest deadline first over deadlines that are the requests' own or follow
+     * from their size (so, without deadlines, shortest work first among requests that arrived
+     * together, and no long document passed over for ever).
+     */
+    static long due(List<RoutedRequest> batch) {
+        long due = Long.MAX_VALUE;
+        for (RoutedRequest r : batch) {
+            long own =
+                    r.receivedAtMillis() + STRETCH * Math.max(1, r.decision().encodeMillisAlone());
+            java.time.Instant deadline = r.request().getDeadline();
+            if (deadline != null) {
+                own = Math.min(own, deadline.toEpochMilli());
+            }
+            due = Math.min(due, own);
+        }
+        return due;
     }
 }

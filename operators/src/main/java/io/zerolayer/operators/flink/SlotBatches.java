@@ -3,6 +3,7 @@ package io.zerolayer.operators.flink;
 import io.zerolayer.gpu.hardware.MemoryHeadroom;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
+import io.zerolayer.operators.execution.SliceBoundary;
 import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.prompt.PromptReader;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -152,14 +153,23 @@ final class SlotBatches {
     /** A batch and how it ran. */
     record Executed(GraphBatch batch, BatchRunner.Outcome outcome) {}
 
-    /** Runs a batch on the inference thread (or the task thread): see {@link BatchRunner}. */
+    /** Runs a batch on the task thread, with no pause in it: see {@link BatchRunner}. */
     Executed execute(GraphBatch batch) {
+        return execute(batch, SliceBoundary.NONE);
+    }
+
+    /**
+     * Runs a batch, letting other batches run at {@code boundary} between its encoder runs: see
+     * {@link BatchRunner}.
+     */
+    Executed execute(GraphBatch batch, SliceBoundary boundary) {
         return new Executed(
                 batch,
                 runner.run(
                         batch.graph(),
                         batch.bound().stream().map(Bound::input).toList(),
-                        batch.bound().stream().map(b -> b.in().request().getDeadline()).toList()));
+                        batch.bound().stream().map(b -> b.in().request().getDeadline()).toList(),
+                        boundary));
     }
 
     /** Answers a batch that ran: one reply per request, its cost records and the metrics. */

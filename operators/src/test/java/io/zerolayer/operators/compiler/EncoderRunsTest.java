@@ -94,4 +94,23 @@ class EncoderRunsTest {
         Arrays.setAll(ends, r -> Math.min(count, (r + 1) * maxPerRun));
         return ends;
     }
+
+    @Test
+    void aRunHoldsNoMorePaddedTokensThanItsBoundUnlessItIsOneSequence() {
+        int[] lengths = new int[40];
+        java.util.Arrays.fill(lengths, 0, 30, 126); // 128 padded
+        java.util.Arrays.fill(lengths, 30, 40, 510); // longer than the bound alone
+        int[] ends = EncoderRuns.cut(lengths, 64, 32, 512);
+        int from = 0;
+        for (int end : ends) {
+            long padded = (long) (end - from) * (lengths[end - 1] + 2);
+            if (end - from > 1) {
+                assertThat(padded).isLessThanOrEqualTo(512);
+            }
+            from = end;
+        }
+        assertThat(ends).hasSize(30 / 4 + 1 + 10).endsWith(40);
+        // unbounded, the same lengths need far fewer runs
+        assertThat(EncoderRuns.cut(lengths, 64, 32, Long.MAX_VALUE).length).isLessThan(5);
+    }
 }

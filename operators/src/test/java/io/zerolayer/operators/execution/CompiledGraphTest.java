@@ -300,4 +300,72 @@ class CompiledGraphTest {
                                                         .items())
                                 .sum());
     }
+
+    @Test
+    void aLongDocumentGivesTheSameAnswerWhenOtherBatchesRunBetweenItsSlices() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            text.append("Clause ")
+                    .append(i)
+                    .append(" says the supplier delivers lot ")
+                    .append(i * 7 % 13)
+                    .append(" within ")
+                    .append(10 + i)
+                    .append(" days unless the buyer agrees otherwise in writing. ");
+        }
+        ClassifiedPrompt document =
+                CLASSIFIER.classify(
+                        "<task:summarize sentences=\"3\"><output_format:json><document format=\"text\">"
+                                + text
+                                + "</document>");
+        ClassifiedPrompt ticket = CLASSIFIER.classify("<task:embed> where is my parcel?");
+        CompiledGraph graph = new CompiledGraph(compiler.compile(document), encoders);
+        CompiledGraph other = new CompiledGraph(compiler.compile(ticket), encoders);
+        long sliceMicros = 5_000;
+        List<CompiledGraph.BatchInput> input =
+                List.of(CompiledGraph.BatchInput.of(document.parsed()));
+
+        GraphRun alone =
+                graph.executeBatch(input, Long.MAX_VALUE, new SliceBoundary(sliceMicros, () -> 0))
+                        .get(0)
+                        .run();
+        int[] pauses = {0};
+        GraphRun interleaved =
+                graph.executeBatch(
+                                input,
+                                Long.MAX_VALUE,
+                                new SliceBoundary(
+                                        sliceMicros,
+                                        () -> {
+                                            pauses[0]++;
+                                            assertThat(
+                                                            other.executeBatch(
+                                                                            List.of(
+                                                                                    CompiledGraph
+                                                                                            .BatchInput
+                                                                                            .of(
+                                                                                                    ticket
+                                                                                                            .parsed())))
+                                                                    .get(0)
+                                                                    .error())
+                                                    .isNull();
+                                            return 1;
+                                        }))
+                        .get(0)
+                        .run();
+        assertThat(pauses[0]).as("slices of the document").isGreaterThan(2);
+        assertThat(interleaved.output()).isEqualTo(alone.output());
+        // the slices' bound is what cut it: unbounded, the document runs in fewer runs
+        int[] unbounded = {0};
+        graph.executeBatch(
+                input,
+                Long.MAX_VALUE,
+                new SliceBoundary(
+                        Long.MAX_VALUE,
+                        () -> {
+                            unbounded[0]++;
+                            return 0;
+                        }));
+        assertThat(unbounded[0]).isLessThan(pauses[0]);
+    }
 }

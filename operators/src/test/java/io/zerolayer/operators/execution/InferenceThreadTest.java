@@ -76,19 +76,75 @@ class InferenceThreadTest {
                         doneWhenTold.add(t.done(key));
                         told.add(key);
                     };
-            t.submit("ok", () -> "fine", listener);
+            t.submit("ok", () -> "fine", listener, Long.MAX_VALUE);
             t.submit(
                     "bad",
                     () -> {
                         throw new IllegalStateException("broken batch");
                     },
-                    listener);
+                    listener,
+                    Long.MAX_VALUE);
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("ok");
             assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("bad");
             assertThat(doneWhenTold).containsExactly(true, true);
             assertThat(t.take("ok")).isEqualTo("fine");
             assertThatThrownBy(() -> t.take("bad")).hasMessage("broken batch");
             assertThat(told.poll(200, TimeUnit.MILLISECONDS)).as("told once each").isNull();
+        }
+    }
+
+    @Test
+    void theWaitingBatchDueFirstRunsNextAndTiesRunInTheOrderHandedOver() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (var t = thread()) {
+            t.submit("hold", () -> gate.await(10, TimeUnit.SECONDS) ? "held" : "?", null, 0);
+            t.submit("late", () -> ran.add("late") ? "" : "?", null, 300);
+            t.submit("soon", () -> ran.add("soon") ? "" : "?", null, 100);
+            t.submit("soon-too", () -> ran.add("soon-too") ? "" : "?", null, 100);
+            gate.countDown();
+            t.take("late");
+            assertThat(ran).containsExactly("soon", "soon-too", "late");
+        }
+    }
+
+    @Test
+    void aRunningBatchLetsTheBatchesDueBeforeItRunBetweenItsSlicesOneLevelDeep() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch handedOver = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        try (var t = thread()) {
+            t.submit(
+                    "document",
+                    () -> {
+                        gate.await(10, TimeUnit.SECONDS);
+                        handedOver.await(10, TimeUnit.SECONDS);
+                        ran.add("slice 1");
+                        long paused = t.between();
+                        ran.add("slice 2");
+                        return paused > 0 ? "paused" : "not paused";
+                    },
+                    null,
+                    1_000);
+            t.submit(
+                    "ticket",
+                    () -> {
+                        ran.add("ticket");
+                        assertThat(t.between()).as("no deeper than one level").isZero();
+                        return "answered";
+                    },
+                    null,
+                    100);
+            t.submit("later", () -> ran.add("later") ? "" : "?", null, 2_000);
+            handedOver.countDown();
+            gate.countDown();
+            assertThat(t.take("document")).isEqualTo("paused");
+            assertThat(t.take("ticket")).isEqualTo("answered");
+            t.take("later");
+            assertThat(ran).containsExactly("slice 1", "ticket", "slice 2", "later");
+            assertThat(t.interleavedBatches()).isOne();
+            // from any other thread it does nothing
+            assertThat(t.between()).isZero();
         }
     }
 }

@@ -83,4 +83,39 @@ class MicroBatchPolicyTest {
                                 .runsAlone(shop))
                 .isTrue();
     }
+
+    private static RoutedRequest arrived(long atMillis, long estimateMillis, Instant deadline) {
+        AnalysisRequest r = request("shop", Map.of());
+        r.setDeadline(deadline);
+        return RoutedRequest.routed(
+                r,
+                new ReplyRoute(),
+                new io.zerolayer.operators.compiler.RequestDecision(
+                        "s", "v", null, null, java.util.List.of(), estimateMillis),
+                "k",
+                0,
+                atMillis);
+    }
+
+    @Test
+    void aBatchIsDueAtItsEarliestRequestsDeadlineOrAtStretchTimesItsWorkAfterArrival() {
+        // a ticket arriving after a paper started waiting is still due first ...
+        long paper = MicroBatchPolicy.due(java.util.List.of(arrived(1_000, 800, null)));
+        long ticket = MicroBatchPolicy.due(java.util.List.of(arrived(1_300, 30, null)));
+        assertThat(paper).isEqualTo(1_000 + MicroBatchPolicy.STRETCH * 800);
+        assertThat(ticket).isLessThan(paper);
+        // ... but not one arriving once the paper has waited its stretch
+        assertThat(MicroBatchPolicy.due(java.util.List.of(arrived(4_200, 30, null))))
+                .isGreaterThan(paper);
+        // an explicit deadline earlier than that is what counts; a batch is due with its first
+        long deadline =
+                MicroBatchPolicy.due(
+                        java.util.List.of(
+                                arrived(1_000, 800, null),
+                                arrived(1_000, 800, Instant.ofEpochMilli(1_100))));
+        assertThat(deadline).isEqualTo(1_100);
+        // an unknown estimate counts as 1 ms
+        assertThat(MicroBatchPolicy.due(java.util.List.of(arrived(0, 0, null))))
+                .isEqualTo(MicroBatchPolicy.STRETCH);
+    }
 }

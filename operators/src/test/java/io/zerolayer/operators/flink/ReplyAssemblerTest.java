@@ -70,7 +70,8 @@ class ReplyAssemblerTest {
                                 CompiledGraph.BatchInput.of(
                                         classified.parsed(),
                                         new CompiledGraph.RunMode(prune, java.util.Set.of()))),
-                        Long.MAX_VALUE)
+                        Long.MAX_VALUE,
+                        io.zerolayer.operators.execution.SliceBoundary.NONE)
                 .get(0)
                 .run();
     }
