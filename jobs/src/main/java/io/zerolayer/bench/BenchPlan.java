@@ -9,7 +9,10 @@ import java.util.Map;
  *
  * @param system {@code ceiling}, {@code zerolayer}, {@code naive-flink} or {@code runtime-router}
  * @param closedLoop workloads measured at maximum throughput
- * @param openLoop workloads then measured at fixed rates: {@code loads} × the closed-loop maximum
+ * @param openLoop workloads then measured at fixed rates: {@code loads} × {@code openLoopBase}
+ * @param openLoopBase per workload, the rate (requests/s) {@code loads} are shares of: the runtime
+ *     router's maximum, so every system gets the same offered load; where absent, this system's own
+ *     closed-loop maximum
  * @param sizes document sizes (characters) measured one after another, {@code sizeRequests} each
  * @param taskModels for the naive baseline: per workload, the model of each task
  * @param ceilingWorkers for the ceiling: the worker counts to measure it at
@@ -24,6 +27,7 @@ record BenchPlan(
         List<String> closedLoop,
         List<String> openLoop,
         List<Double> loads,
+        Map<String, Double> openLoopBase,
         List<Integer> sizes,
         List<Integer> sizeRequests,
         double warmupSeconds,
@@ -46,6 +50,7 @@ record BenchPlan(
                 closedLoop,
                 openLoop,
                 loads,
+                openLoopBase,
                 sizes,
                 sizeRequests,
                 warmupSeconds,

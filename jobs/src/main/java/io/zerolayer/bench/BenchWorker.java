@@ -143,6 +143,8 @@ public final class BenchWorker {
 
     private static void system(BenchPlan plan, ObjectNode result) throws Exception {
         Configuration conf = Configuration.fromMap(plan.flinkConf());
+        replyDelivery = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY).toString();
+        result.put("replyDelivery", replyDelivery);
         int p = plan.parallelism();
         progress(plan.system(), "starting (parallelism " + p + ")");
         try (Target target = Target.start(plan, conf, p);
@@ -185,7 +187,8 @@ public final class BenchWorker {
             }
             for (String id : plan.openLoop()) {
                 for (double load : plan.loads()) {
-                    double rate = Math.max(0.5, load * max.get(id));
+                    double rate =
+                            Math.max(0.5, load * plan.openLoopBase().getOrDefault(id, max.get(id)));
                     progress(
                             plan.system(),
                             String.format(
@@ -204,6 +207,28 @@ public final class BenchWorker {
                                     plan.openLoopSeconds());
                     rows.add(row(id, load, 0, phase));
                     report(plan.system(), phase);
+                    Latencies tickets = phase.latencyByKind().get("ticket");
+                    if (id.equals(Workload.MIXED.id()) && tickets != null && tickets.count() > 0) {
+                        // the mixed stream's tickets alone, at the rate they came in it: what the
+                        // other requests of the mixed stream cost a ticket
+                        double ticketRate = tickets.count() / phase.seconds();
+                        progress(
+                                plan.system(),
+                                String.format(
+                                        Locale.ROOT,
+                                        "customer-service alone at the mixed stream's ticket rate"
+                                                + " (%.1f/s)",
+                                        ticketRate));
+                        LoadDriver.Phase alone =
+                                driver.openLoop(
+                                        Workload.CUSTOMER_SERVICE.stream(
+                                                plan.seed() + Math.round(load * 100)),
+                                        ticketRate,
+                                        2,
+                                        plan.openLoopSeconds());
+                        rows.add(row(TICKETS_ALONE, load, 0, alone));
+                        report(plan.system(), alone);
+                    }
                 }
             }
             for (int i = 0; i < plan.sizes().size(); i++) {
@@ -279,8 +304,15 @@ public final class BenchWorker {
         return rt.totalMemory() - rt.freeMemory();
     }
 
+    /** How this worker's job delivers replies, for its rows. */
+    private static String replyDelivery = "";
+
+    /** Workload id of the customer-service phase run at the mixed stream's ticket rate. */
+    static final String TICKETS_ALONE = "customer-service-at-mixed-ticket-rate";
+
     private static ObjectNode row(String workload, double load, int size, LoadDriver.Phase phase) {
         ObjectNode row = JSON.valueToTree(phase);
+        row.put("replyDelivery", replyDelivery);
         row.put("workload", workload);
         row.put("load", load);
         row.put("size", size);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ReplyDelivery;
 import io.zerolayer.operators.contracts.TaskContracts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -56,7 +57,8 @@ public final class ComparisonBench {
             double soakSeconds,
             List<String> workerJvmOptions,
             Path outDir,
-            Configuration conf) {}
+            Configuration conf,
+            List<ReplyDelivery> deliveries) {}
 
     private ComparisonBench() {}
 
@@ -101,7 +103,8 @@ public final class ComparisonBench {
                                 Map.of(),
                                 workers,
                                 0,
-                                null));
+                                null,
+                                Map.of()));
         report.set("ceiling", ceiling);
         Map<String, Map<String, String>> taskModels = new LinkedHashMap<>();
         Map<String, String> table = new LinkedHashMap<>();
@@ -129,10 +132,19 @@ public final class ComparisonBench {
                                     taskModels,
                                     List.of(),
                                     o.soakSeconds(),
-                                    ceiling)));
+                                    ceiling,
+                                    Map.of())));
         } else {
-            for (String system : o.systems()) {
-                systems.add(
+            // the router first: its maximum is the offered load every system's open loop gets
+            List<String> order = new java.util.ArrayList<>(o.systems());
+            Map<String, Double> base = new LinkedHashMap<>();
+            if (order.remove(ROUTER)) {
+                order.add(0, ROUTER);
+            }
+            List<ReplyDelivery> deliveries = o.deliveries();
+            Map<String, Map<String, Double>> ownMax = new LinkedHashMap<>();
+            for (String system : order) {
+                JsonNode result =
                         runWorker(
                                 o,
                                 work,
@@ -143,12 +155,41 @@ public final class ComparisonBench {
                                         all,
                                         open,
                                         system.equals(ZEROLAYER) ? o.sizes() : List.of(),
-                                        flinkConf,
+                                        withDelivery(flinkConf, deliveries.get(0)),
                                         contracts,
                                         taskModels,
                                         List.of(),
                                         0,
-                                        ceiling)));
+                                        ceiling,
+                                        base));
+                systems.add(result);
+                ownMax.put(system, closedLoopMaxima(result));
+                if (system.equals(ROUTER)) {
+                    base.putAll(closedLoopMaxima(result));
+                }
+            }
+            // the open loops again in each other reply mode, at the same rates
+            for (ReplyDelivery delivery : deliveries.subList(1, deliveries.size())) {
+                for (String system : order) {
+                    systems.add(
+                            runWorker(
+                                    o,
+                                    work,
+                                    plan(
+                                            o,
+                                            system,
+                                            p,
+                                            List.of(),
+                                            open,
+                                            List.of(),
+                                            withDelivery(flinkConf, delivery),
+                                            contracts,
+                                            taskModels,
+                                            List.of(),
+                                            0,
+                                            ceiling,
+                                            base.isEmpty() ? ownMax.get(system) : base)));
+                }
             }
             if (o.scaling() && p > 1) {
                 for (String system : o.systems()) {
@@ -168,7 +209,8 @@ public final class ComparisonBench {
                                             taskModels,
                                             List.of(),
                                             0,
-                                            ceiling)));
+                                            ceiling,
+                                            Map.of())));
                 }
             }
         }
@@ -190,6 +232,27 @@ public final class ComparisonBench {
                 latest,
                 (System.nanoTime() - started) / 1e9);
         return json;
+    }
+
+    /** {@code flinkConf} with replies delivered as {@code delivery}. */
+    private static Map<String, String> withDelivery(
+            Map<String, String> flinkConf, ReplyDelivery delivery) {
+        Map<String, String> conf = new LinkedHashMap<>(flinkConf);
+        conf.put(PipelineOptions.REPLY_DELIVERY.key(), delivery.toString());
+        return conf;
+    }
+
+    /** A worker's closed-loop requests per second, by workload. */
+    private static Map<String, Double> closedLoopMaxima(JsonNode worker) {
+        Map<String, Double> max = new LinkedHashMap<>();
+        for (JsonNode phase : worker.path("phases")) {
+            if (phase.path("mode").asText().equals("closed")) {
+                max.put(
+                        phase.path("workload").asText(),
+                        phase.path("requestsPerSecond").asDouble());
+            }
+        }
+        return max;
     }
 
     /**
@@ -227,7 +290,8 @@ public final class ComparisonBench {
             Map<String, Map<String, String>> taskModels,
             List<Integer> ceilingWorkers,
             double soakSeconds,
-            JsonNode ceiling) {
+            JsonNode ceiling,
+            Map<String, Double> openLoopBase) {
         return new BenchPlan(
                 system,
                 parallelism,
@@ -235,6 +299,7 @@ public final class ComparisonBench {
                 closed,
                 open,
                 o.loads(),
+                openLoopBase,
                 sizes,
                 o.sizeRequests().subList(0, sizes.size()),
                 o.warmupSeconds(),
@@ -342,6 +407,14 @@ public final class ComparisonBench {
         n.put("window", o.window());
         n.put("inFlightSeconds", o.inFlightSeconds());
         n.put("checkpointIntervalMillis", o.checkpointInterval().toMillis());
+        n.put("replyDelivery", o.deliveries().get(0).toString());
+        n.set(
+                "replyDeliveries",
+                BenchWorker.JSON.valueToTree(
+                        o.deliveries().stream().map(ReplyDelivery::toString).toList()));
+        n.put("openLoopBase", o.systems().contains(ROUTER) ? ROUTER : "own");
+        long slice = o.conf().get(PipelineOptions.BATCH_SLICE).toMillis();
+        n.put("sliceMillis", slice == 0 ? "no" : String.valueOf(slice));
         n.set("workerJvmOptions", BenchWorker.JSON.valueToTree(o.workerJvmOptions()));
         n.set("loads", BenchWorker.JSON.valueToTree(o.loads()));
         n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));

@@ -46,6 +46,7 @@ final class LoadDriver {
             double seconds,
             double requestsPerSecond,
             Latencies latency,
+            Map<String, Latencies> latencyByKind,
             Latencies delivery,
             double cpuSecondsPerRequest,
             Map<String, Double> cpuMillisPerRequestByThreads,
@@ -56,6 +57,7 @@ final class LoadDriver {
     private static final class Outcome {
         final long scheduledNanos;
         final boolean measured;
+        volatile String kind;
         volatile long repliedNanos;
         volatile long repliedAtMillis;
         volatile AnalysisResponse response;
@@ -149,6 +151,7 @@ final class LoadDriver {
 
     private CompletableFuture<AnalysisResponse> send(
             Workload.Request r, Outcome o, Instant submittedAt) {
+        o.kind = r.kind();
         AnalysisRequest request =
                 AnalysisRequest.newBuilder()
                         .setRequestId(r.id())
@@ -212,6 +215,7 @@ final class LoadDriver {
         int completedInWindow = 0;
         long lastReply = measureFrom;
         List<Long> latencies = new ArrayList<>();
+        Map<String, List<Long>> byKind = new java.util.TreeMap<>();
         List<Long> deliveries = new ArrayList<>();
         for (Outcome o : outcomes) {
             if (o.response != null && o.repliedNanos >= measureFrom && o.repliedNanos <= end) {
@@ -236,6 +240,8 @@ final class LoadDriver {
             }
             routeMicros += r.getTimings().getClassifyMicros();
             latencies.add(o.repliedNanos - o.scheduledNanos);
+            byKind.computeIfAbsent(String.valueOf(o.kind), k -> new ArrayList<>())
+                    .add(o.repliedNanos - o.scheduledNanos);
             // the job stamps completedAt when its answer is ready; what follows is the sink, the
             // transaction's commit at the next checkpoint and the client's read (one clock: the
             // job runs in this process)
@@ -259,12 +265,24 @@ final class LoadDriver {
                 seconds,
                 seconds <= 0 ? 0 : completed / seconds,
                 Latencies.ofNanos(latencies.stream().mapToLong(Long::longValue).toArray()),
+                latencyByKind(byKind),
                 Latencies.ofNanos(deliveries.stream().mapToLong(Long::longValue).toArray()),
                 answered == 0 ? 0 : cpu / 1e9 / answered,
                 perRequest(byThreads, answered),
                 peak,
                 compiles,
                 answered == 0 ? 0 : (double) routeMicros / answered);
+    }
+
+    private static Map<String, Latencies> latencyByKind(Map<String, List<Long>> byKind) {
+        Map<String, Latencies> out = new java.util.TreeMap<>();
+        byKind.forEach(
+                (kind, nanos) ->
+                        out.put(
+                                kind,
+                                Latencies.ofNanos(
+                                        nanos.stream().mapToLong(Long::longValue).toArray())));
+        return out;
     }
 
     /** Each thread group's CPU milliseconds a request answered. */

@@ -47,8 +47,11 @@ public enum Workload {
                 "Unknown workload '" + id + "'; use customer-service, papers, contracts or mixed");
     }
 
-    /** One request of a stream: its id, prompt and request attributes. */
-    public record Request(String id, String prompt, Map<String, String> attributes) {}
+    /**
+     * One request of a stream: its id, prompt and request attributes, and its kind ({@code ticket},
+     * {@code short}, {@code contract}, {@code paper} or {@code document}) for latency by kind.
+     */
+    public record Request(String id, String prompt, Map<String, String> attributes, String kind) {}
 
     /** An endless, deterministic stream of this workload's requests. */
     public Stream stream(long seed) {
@@ -115,7 +118,8 @@ public enum Workload {
                             + "\">\n"
                             + ticket
                             + "\n</ticket>",
-                    Map.of());
+                    Map.of(),
+                    "ticket");
         }
 
         private Request otherShortTask(String id) {
@@ -128,7 +132,8 @@ public enum Workload {
                                         + "\">"
                                         + text(TICKET, 150, 600)
                                         + "</review>",
-                                Map.of());
+                                Map.of(),
+                                "short");
                 case 1 ->
                         new Request(
                                 id,
@@ -137,14 +142,16 @@ public enum Workload {
                                         + "</question>\n<note>"
                                         + text(TICKET, 400, 1200)
                                         + "</note>",
-                                Map.of());
+                                Map.of(),
+                                "short");
                 default ->
                         new Request(
                                 id,
                                 "<task:summarize sentences=\"2\"><output_format:text>\n<ticket>"
                                         + text(TICKET, 600, 1500)
                                         + "</ticket>",
-                                Map.of());
+                                Map.of(),
+                                "short");
             };
         }
 
@@ -166,7 +173,7 @@ public enum Workload {
                         .append(text(PAPER, 900, 2000))
                         .append("</section>\n");
             }
-            return new Request(id, p.append("</paper>").toString(), Map.of());
+            return new Request(id, p.append("</paper>").toString(), Map.of(), "paper");
         }
 
         private Request contract(String id) {
@@ -191,7 +198,7 @@ public enum Workload {
                         .append("</section>\n");
             }
             c.append("</contract>");
-            return new Request(id, c.toString(), Map.of("compliance", "strict"));
+            return new Request(id, c.toString(), Map.of("compliance", "strict"), "contract");
         }
 
         /** Sentences from {@code bank} until the text is at least {@code min} characters. */
@@ -239,7 +246,8 @@ public enum Workload {
                                     + "<document format=\"text\">"
                                     + doc.toString().strip()
                                     + "</document>",
-                            Map.of()));
+                            Map.of(),
+                            "document"));
         }
         return out;
     }

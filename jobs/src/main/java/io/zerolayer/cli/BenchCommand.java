@@ -85,6 +85,15 @@ final class BenchCommand implements Callable<Integer> {
                             + " compare with a missing system are left out.")
     List<String> systems;
 
+    @Option(
+            names = "--reply-delivery",
+            split = ",",
+            description =
+                    "Reply modes the open loops run in, every system alike; the first is also the"
+                            + " closed loops'. Default: zerolayer.replies.delivery-guarantee of the"
+                            + " settings, then the other mode.")
+    List<String> replyDelivery;
+
     @Option(names = "--no-scaling", description = "Skip the parallelism-1 runs.")
     boolean noScaling;
 
@@ -223,8 +232,36 @@ final class BenchCommand implements Callable<Integer> {
                         soakSeconds,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
                         results.out,
-                        conf));
+                        conf,
+                        deliveries(conf)));
         return 0;
+    }
+
+    /** The reply modes to measure: as given, else the settings' own first, then the other. */
+    private List<io.zerolayer.jobs.ReplyDelivery> deliveries(Configuration conf) {
+        if (replyDelivery != null && !replyDelivery.isEmpty()) {
+            // read as the setting is, so the same words work here and in config.yaml
+            return replyDelivery.stream()
+                    .map(
+                            mode ->
+                                    Configuration.fromMap(
+                                                    java.util.Map.of(
+                                                            io.zerolayer.jobs.PipelineOptions
+                                                                    .REPLY_DELIVERY
+                                                                    .key(),
+                                                            mode))
+                                            .get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY))
+                    .distinct()
+                    .toList();
+        }
+        var first = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY);
+        List<io.zerolayer.jobs.ReplyDelivery> all = new java.util.ArrayList<>(List.of(first));
+        for (var d : io.zerolayer.jobs.ReplyDelivery.values()) {
+            if (d != first) {
+                all.add(d);
+            }
+        }
+        return all;
     }
 
     private static double seconds(String duration) {
