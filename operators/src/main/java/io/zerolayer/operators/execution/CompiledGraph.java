@@ -211,8 +211,9 @@ public final class CompiledGraph {
     /**
      * {@link #executeBatch(List)}, with the encoder cancelled once {@link System#nanoTime()} passes
      * {@code deadlineNanos} ({@code Long.MAX_VALUE}: no limit), and other work let in at {@code
-     * boundary} between encoder runs (its time moves the deadline by as much). The runs are the
-     * same whether or not other work ran between them, so the answers are too.
+     * boundary} before, between and after its encoder runs, each run kept within the boundary's
+     * slice of estimated time (a pause's time moves the deadline by as much). The runs are the same
+     * whether or not other work ran between them, so the answers are too.
      */
     public List<BatchOutcome> executeBatch(
             List<BatchInput> inputs, long deadlineNanos, SliceBoundary boundary) {
@@ -260,16 +261,13 @@ public final class CompiledGraph {
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
-        boolean first = true;
         long maxRunTokens = plan.paddedTokensWithin(boundary.sliceMicros());
         for (List<Ref> slice : EncoderRuns.split(refs, Ref::length, maxRunTokens)) {
-            if (!first) {
-                long paused = boundary.between();
-                if (deadlineNanos != Long.MAX_VALUE) {
-                    deadlineNanos += paused;
-                }
+            // before each run, the first too: tokenizing and chunking a long document is a slice
+            long paused = boundary.between();
+            if (deadlineNanos != Long.MAX_VALUE) {
+                deadlineNanos += paused;
             }
-            first = false;
             List<long[]> ids = new ArrayList<>(slice.size());
             slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
             long start = System.nanoTime();
@@ -303,6 +301,8 @@ public final class CompiledGraph {
             batchTokens += batch.realTokens();
             sequences += slice.size();
         }
+        // and after the last: pooling and decoding follow
+        boundary.between();
         // the batch's time is split by tokens, in whole nanoseconds that add up exactly
         long[] weights = prepared.stream().mapToLong(p -> p.encodeTokens).toArray();
         long[] encodeShares = Attribution.largestRemainder(encodeNanos, weights);

@@ -31,8 +31,8 @@ public final class InferenceThread<K, R> implements AutoCloseable {
     private final ConcurrentMap<K, Future<R>> handed = new ConcurrentHashMap<>();
     private final AtomicLong handedOver = new AtomicLong();
 
-    /** The batch this thread runs at the outer level; only this thread reads or writes it. */
-    private Batch running;
+    /** The batch this thread runs at the outer level; only this thread writes it. */
+    private volatile Batch running;
 
     /** Whether this thread is inside {@link #between()}; only this thread reads or writes it. */
     private boolean interleaving;
@@ -137,6 +137,22 @@ public final class InferenceThread<K, R> implements AutoCloseable {
             interleaving = false;
         }
         return ran ? System.nanoTime() - start : 0;
+    }
+
+    /**
+     * Whether a batch running or waiting is due no later than {@code due}: one handed over now, due
+     * then, would wait for it. A running batch due later does not count; it lets such a batch in
+     * between its slices.
+     */
+    public boolean holdsWorkDueBy(long due) {
+        Batch outer = running;
+        if (outer != null && outer.due <= due) {
+            return true;
+        }
+        Runnable head = thread.getQueue().peek();
+        @SuppressWarnings("unchecked")
+        Batch first = (Batch) head;
+        return first != null && first.due <= due;
     }
 
     /** Batches run between the slices of another so far. */

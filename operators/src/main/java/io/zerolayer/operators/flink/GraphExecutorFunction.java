@@ -249,11 +249,7 @@ public class GraphExecutorFunction
         int waiting = keyed.waiting();
         MicroBatchPolicy.Arrival arrival =
                 policy.onArrival(
-                        in.request(),
-                        batchSize,
-                        waiting,
-                        busy(ctx),
-                        inference != null && inference.idle());
+                        in.request(), batchSize, waiting, busy(ctx), nothingRunsBefore(in));
         if (arrival == MicroBatchPolicy.Arrival.RUN_NOW) {
             start(List.of(in), warm, ctx, out);
             return;
@@ -321,6 +317,20 @@ public class GraphExecutorFunction
         do {
             start(keyed.takeBatch(), null, ctx, out);
         } while (!busy(ctx) && keyed.waiting() > 0);
+    }
+
+    /**
+     * Whether nothing on the slot's inference thread would run before {@code in}: it is idle, or,
+     * with slicing on, everything it runs or holds is due later (so {@code in} runs between that
+     * work's slices).
+     */
+    private boolean nothingRunsBefore(RoutedRequest in) {
+        if (inference == null) {
+            return false;
+        }
+        return inference.idle()
+                || (slices != SliceBoundary.NONE
+                        && !inference.holdsWorkDueBy(MicroBatchPolicy.due(List.of(in))));
     }
 
     /** Whether this key has a batch on the inference thread, not yet answered. */

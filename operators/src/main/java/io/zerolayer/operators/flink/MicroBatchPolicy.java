@@ -45,7 +45,7 @@ final class MicroBatchPolicy {
      * short requests is still due at a fixed time, and is not passed by those that arrive after it
      * has waited that long.
      */
-    static final int STRETCH = 4;
+    static final int STRETCH = 16;
 
     private final ExecutionSettings execution;
 
@@ -73,8 +73,10 @@ final class MicroBatchPolicy {
      *
      * @param waiting requests of the key already queued
      * @param busy the key has a batch running on the slot's inference thread
-     * @param idle nothing runs on the slot's inference thread: waiting for companions would only
-     *     idle it, and requests that come while this one runs form the next batch
+     * @param idle nothing on the slot's inference thread runs before this request (it is idle, or
+     *     what it runs is due later and lets this request in between its slices): waiting for
+     *     companions would only delay it, and requests that come while this one runs form the next
+     *     batch
      */
     Arrival onArrival(
             AnalysisRequest request, int batchSize, int waiting, boolean busy, boolean idle) {

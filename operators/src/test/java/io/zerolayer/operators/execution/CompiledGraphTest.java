@@ -315,7 +315,8 @@ class CompiledGraphTest {
         }
         ClassifiedPrompt document =
                 CLASSIFIER.classify(
-                        "<task:summarize sentences=\"3\"><output_format:json><document format=\"text\">"
+                        "<task:summarize sentences=\"3\"><output_format:json><document"
+                                + " format=\"text\">"
                                 + text
                                 + "</document>");
         ClassifiedPrompt ticket = CLASSIFIER.classify("<task:embed> where is my parcel?");

@@ -98,10 +98,21 @@ class InferenceThreadTest {
         List<String> ran = new CopyOnWriteArrayList<>();
         CountDownLatch gate = new CountDownLatch(1);
         try (var t = thread()) {
-            t.submit("hold", () -> gate.await(10, TimeUnit.SECONDS) ? "held" : "?", null, 0);
+            CountDownLatch holding = new CountDownLatch(1);
+            t.submit(
+                    "hold",
+                    () -> {
+                        holding.countDown();
+                        return gate.await(10, TimeUnit.SECONDS) ? "held" : "?";
+                    },
+                    null,
+                    0);
+            holding.await(10, TimeUnit.SECONDS);
             t.submit("late", () -> ran.add("late") ? "" : "?", null, 300);
             t.submit("soon", () -> ran.add("soon") ? "" : "?", null, 100);
             t.submit("soon-too", () -> ran.add("soon-too") ? "" : "?", null, 100);
+            // running: due 0; waiting: due 100 first
+            assertThat(t.holdsWorkDueBy(0)).isTrue();
             gate.countDown();
             t.take("late");
             assertThat(ran).containsExactly("soon", "soon-too", "late");
@@ -136,6 +147,9 @@ class InferenceThreadTest {
                     null,
                     100);
             t.submit("later", () -> ran.add("later") ? "" : "?", null, 2_000);
+            // the document (due 1 000) runs, held by the gate; the ticket waits first in line
+            assertThat(t.holdsWorkDueBy(999)).as("the ticket is due by 999").isTrue();
+            assertThat(t.holdsWorkDueBy(50)).as("nothing is due by 50").isFalse();
             handedOver.countDown();
             gate.countDown();
             assertThat(t.take("document")).isEqualTo("paused");

@@ -105,7 +105,7 @@ class MicroBatchPolicyTest {
         assertThat(paper).isEqualTo(1_000 + MicroBatchPolicy.STRETCH * 800);
         assertThat(ticket).isLessThan(paper);
         // ... but not one arriving once the paper has waited its stretch
-        assertThat(MicroBatchPolicy.due(java.util.List.of(arrived(4_200, 30, null))))
+        assertThat(MicroBatchPolicy.due(java.util.List.of(arrived(paper, 30, null))))
                 .isGreaterThan(paper);
         // an explicit deadline earlier than that is what counts; a batch is due with its first
         long deadline =
