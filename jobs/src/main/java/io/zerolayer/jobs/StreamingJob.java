@@ -66,6 +66,12 @@ public final class StreamingJob {
      */
     static final int EXECUTOR_MAX_PARALLELISM = 128;
 
+    /** How long a transactional sink's producer waits to fill a request (see {@link #sink}). */
+    static final java.time.Duration TRANSACTIONAL_LINGER = java.time.Duration.ofMillis(100);
+
+    /** The most a transactional sink's producer puts in one partition's batch. */
+    static final int TRANSACTIONAL_BATCH_BYTES = 512 * 1024;
+
     /**
      * How long a reply topic found missing is taken as missing before the broker is asked again.
      */
@@ -345,6 +351,11 @@ public final class StreamingJob {
                     .build();
         }
         return builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                // nothing in a transaction is visible before the checkpoint commits it, so the
+                // producer may wait to send fewer, larger requests (the broker's work is per
+                // request); the flush before each checkpoint sends whatever still waits
+                .setProperty("linger.ms", String.valueOf(TRANSACTIONAL_LINGER.toMillis()))
+                .setProperty("batch.size", String.valueOf(TRANSACTIONAL_BATCH_BYTES))
                 .setTransactionalIdPrefix(
                         conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
                 .setTransactionNamingStrategy(namingStrategy(schema))

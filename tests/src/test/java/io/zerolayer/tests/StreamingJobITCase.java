@@ -803,7 +803,20 @@ class StreamingJobITCase {
 
         /** Sends the billing workload: {@code count} requests of two tenants and two structures. */
         private void sendBillingWorkload(int count) {
+            sendBillingWorkload(count, 0);
+        }
+
+        /** The workload, a request every {@code spacingMillis}. */
+        private void sendBillingWorkload(int count, long spacingMillis) {
             for (int i = 0; i < count; i++) {
+                if (spacingMillis > 0) {
+                    try {
+                        Thread.sleep(spacingMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
                 AnalysisRequest r =
                         request(
                                 "exact-" + i,
@@ -882,9 +895,14 @@ class StreamingJobITCase {
             conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
             conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
             conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
+            // requests spaced out, so a slot's first ones are answered before its fourth arrives
+            // and crashes it, and checkpoints rare, so those answers mostly come after the last
+            // checkpoint: at least once, they are then sent again after the restart
+            conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(2));
             io.zerolayer.operators.flink.GraphExecutorFunction.resetInjectedCrash();
             JOB.start();
-            sendBillingWorkload(count);
+            awaitSlotsReady();
+            sendBillingWorkload(count, 100);
             List<AnalysisResponse> answered =
                     delivery == ReplyDelivery.EXACTLY_ONCE
                             ? exactlyOneReplyEach(count)
@@ -901,6 +919,24 @@ class StreamingJobITCase {
             assertThat(totalsByTenant(replayed))
                     .isEqualTo(totalsByTenant(clean))
                     .containsKeys("acme", "globex");
+        }
+
+        /** Waits until every executor slot of the running job reports it can serve warm. */
+        private void awaitSlotsReady() throws InterruptedException {
+            long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+            while (scrapeMetrics()
+                            .lines()
+                            .filter(
+                                    l ->
+                                            l.startsWith(
+                                                    "flink_taskmanager_job_task_operator_graphs_ready"))
+                            .count()
+                    < SLOTS) {
+                assertThat(System.nanoTime())
+                        .as("executor slots ready in time")
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
         }
 
         /**

@@ -25,9 +25,10 @@ import java.io.Serializable;
  *     encodes (the streaming job; its requests stay in keyed state until their replies are emitted
  *     on the task thread, so a checkpoint taken while a batch runs holds them). Off, batches run on
  *     the task thread (the batch job, where nothing waits on a barrier)
- * @param sliceMillis on the inference thread, most estimated time of one encoder run: between two
- *     runs of a batch, the waiting batches due before it run ({@link
- *     io.zerolayer.operators.execution.SliceBoundary}); 0: batches run whole
+ * @param sliceMillis most estimated time of one encoder run, on either thread (so a request's
+ *     answer and bill do not depend on the thread); on the inference thread, the waiting batches
+ *     due before a batch run between its runs ({@link
+ *     io.zerolayer.operators.execution.SliceBoundary}); 0: runs as the plan cuts them
  * @param crashAfterRequests testing only: the executor throws out of {@code processElement} —
  *     failing the task, so Flink restarts the job from its last checkpoint and replays — after this
  *     many requests in a slot, once per JVM; 0 never

@@ -173,11 +173,15 @@ public class GraphExecutorFunction
                                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                             Thread.currentThread().getContextClassLoader());
             metrics.batchesRunning(() -> inference.size());
-            slices =
-                    setup.sliceMillis() == 0
-                            ? SliceBoundary.NONE
-                            : new SliceBoundary(setup.sliceMillis() * 1_000, inference::between);
         }
+        // the runs are cut alike on either thread, so a request's answer and bill do not depend
+        // on it; only the inference thread has other batches to run between them
+        slices =
+                setup.sliceMillis() == 0
+                        ? SliceBoundary.NONE
+                        : new SliceBoundary(
+                                setup.sliceMillis() * 1_000,
+                                inference != null ? inference::between : () -> 0);
         int precompiled =
                 graphs.precompile(
                         setup.precompile(),
@@ -366,7 +370,7 @@ public class GraphExecutorFunction
         }
         if (inference == null) {
             for (SlotBatches.GraphBatch b : prepared) {
-                batches.finish(batches.execute(b), out(ctx, out));
+                batches.finish(batches.execute(b, slices), out(ctx, out));
             }
             return;
         }

@@ -153,14 +153,9 @@ final class SlotBatches {
     /** A batch and how it ran. */
     record Executed(GraphBatch batch, BatchRunner.Outcome outcome) {}
 
-    /** Runs a batch on the task thread, with no pause in it: see {@link BatchRunner}. */
-    Executed execute(GraphBatch batch) {
-        return execute(batch, SliceBoundary.NONE);
-    }
-
     /**
-     * Runs a batch, letting other batches run at {@code boundary} between its encoder runs: see
-     * {@link BatchRunner}.
+     * Runs a batch, its encoder runs cut by {@code boundary}'s slice and other batches let in
+     * between them: see {@link BatchRunner}.
      */
     Executed execute(GraphBatch batch, SliceBoundary boundary) {
         return new Executed(
