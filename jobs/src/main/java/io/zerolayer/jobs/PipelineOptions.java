@@ -270,7 +270,7 @@ public final class PipelineOptions {
     public static final ConfigOption<Duration> BATCH_SLICE =
             ConfigOptions.key("zerolayer.batch.slice")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(20))
+                    .defaultValue(Duration.ofMillis(50))
                     .withDescription(
                             "Most estimated time (the compiler's cost model) of one encoder run on"
                                     + " the inference thread. A long document's encoding is cut"
