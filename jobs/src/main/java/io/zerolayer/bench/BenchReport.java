@@ -12,12 +12,12 @@ import java.util.Locale;
  * issue against the figures of this one run.
  */
 final class BenchReport {
-    private static final String[] SYSTEMS = {
+    static final String[] SYSTEMS = {
         ComparisonBench.ZEROLAYER, ComparisonBench.NAIVE, ComparisonBench.ROUTER
     };
 
-    private final JsonNode report;
-    private final int parallelism;
+    final JsonNode report;
+    final int parallelism;
 
     BenchReport(JsonNode report) {
         this.report = report;
@@ -46,8 +46,9 @@ final class BenchReport {
                         report.path("wallSeconds").asDouble()));
         closedLoop(md);
         CpuReport.append(closedLoops(ComparisonBench.ZEROLAYER), md);
-        openLoop(md);
-        latencyByKind(md);
+        OpenLoopReport open = new OpenLoopReport(this);
+        open.openLoop(md);
+        open.latencyByKind(md);
         scaling(md);
         sizes(md);
         soak(md);
@@ -147,129 +148,6 @@ final class BenchReport {
                     + " classify + graph id (zerolayer); classify, features and model pick, by the"
                     + " compiler's rule (router). Compiles and hit ratio: graphs compiled during"
                     + " the measured phase, after warm-up.\n\n");
-    }
-
-    private void openLoop(StringBuilder md) {
-        List<String> rows = new ArrayList<>();
-        for (JsonNode facts : workloads()) {
-            String w = facts.path("id").asText();
-            for (String s : SYSTEMS) {
-                for (JsonNode p : phases(s, parallelism)) {
-                    if (p.path("workload").asText().equals(w)
-                            && p.path("mode").asText().equals("open")) {
-                        rows.add(
-                                String.format(
-                                        Locale.ROOT,
-                                        "| %s | %s | %s | %.0f%% | %.1f | %.1f | %.0f | %.0f |"
-                                                + " %.0f | %.0f | %.0f | %d |",
-                                        w,
-                                        s,
-                                        p.path("replyDelivery").asText("exactly-once"),
-                                        p.path("load").asDouble() * 100,
-                                        p.path("offeredPerSecond").asDouble(),
-                                        p.path("requestsPerSecond").asDouble(),
-                                        p.path("latency").path("p50").asDouble(),
-                                        p.path("latency").path("p95").asDouble(),
-                                        p.path("latency").path("p99").asDouble(),
-                                        p.path("latency").path("max").asDouble(),
-                                        p.path("delivery").path("p50").asDouble(),
-                                        p.path("lost").asInt()));
-                    }
-                }
-            }
-        }
-        if (rows.isEmpty()) {
-            return;
-        }
-        md.append(
-                "**Open loop** (requests sent on a fixed schedule at a share of "
-                        + (report.path("options")
-                                        .path("openLoopBase")
-                                        .asText()
-                                        .equals(ComparisonBench.ROUTER)
-                                ? "the runtime router's maximum, the same offered load for every"
-                                        + " system"
-                                : "each system's own maximum")
-                        + "; every system's replies in the mode shown; latency from the scheduled"
-                        + " time to the reply, ms; delivery: from the answer being ready in the"
-                        + " job to the reply reaching the client — the sink, for exactly-once"
-                        + " replies the transaction's commit at the next completed checkpoint, and"
-                        + " the read)\n\n");
-        md.append(
-                "| workload | system | replies | load | offered/s | achieved/s | p50 | p95 | p99 |"
-                        + " max | delivery p50 | lost |\n"
-                        + "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-        rows.forEach(r -> md.append(r).append('\n'));
-        md.append('\n');
-    }
-
-    /**
-     * Latency of each kind of request on the mixed stream, open loop, and of the mixed stream's
-     * tickets sent alone at the rate they came in it: what papers and contracts cost a ticket.
-     */
-    private void latencyByKind(StringBuilder md) {
-        List<String> rows = new ArrayList<>();
-        for (String s : SYSTEMS) {
-            for (JsonNode p : phases(s, parallelism)) {
-                if (!p.path("workload").asText().equals(Workload.MIXED.id())
-                        || !p.path("mode").asText().equals("open")) {
-                    continue;
-                }
-                JsonNode alone = null;
-                for (JsonNode a : phases(s, parallelism)) {
-                    if (a.path("workload").asText().equals(BenchWorker.TICKETS_ALONE)
-                            && a.path("replyDelivery").equals(p.path("replyDelivery"))
-                            && a.path("load").asDouble() == p.path("load").asDouble()) {
-                        alone = a;
-                    }
-                }
-                JsonNode ticketsAlone = alone;
-                p.path("latencyByKind")
-                        .fields()
-                        .forEachRemaining(
-                                e -> {
-                                    boolean ticket =
-                                            e.getKey().equals("ticket") && ticketsAlone != null;
-                                    rows.add(
-                                            String.format(
-                                                    Locale.ROOT,
-                                                    "| %s | %s | %.0f%% | %s | %d | %.0f | %.0f |"
-                                                            + " %s |",
-                                                    s,
-                                                    p.path("replyDelivery").asText(),
-                                                    p.path("load").asDouble() * 100,
-                                                    e.getKey(),
-                                                    e.getValue().path("count").asInt(),
-                                                    e.getValue().path("p50").asDouble(),
-                                                    e.getValue().path("p99").asDouble(),
-                                                    ticket
-                                                            ? String.format(
-                                                                    Locale.ROOT,
-                                                                    "%.0f (%.2f ×)",
-                                                                    p(ticketsAlone, "p99"),
-                                                                    e.getValue()
-                                                                                    .path("p99")
-                                                                                    .asDouble()
-                                                                            / p(
-                                                                                    ticketsAlone,
-                                                                                    "p99"))
-                                                            : ""));
-                                });
-            }
-        }
-        if (rows.isEmpty()) {
-            return;
-        }
-        md.append(
-                "**Mixed stream by kind** (open loop; latency ms from the scheduled time; the last"
-                        + " column: p99 of customer-service tickets sent alone at the rate the"
-                        + " mixed stream's tickets came, and the mixed stream's ticket p99 over"
-                        + " it)\n\n");
-        md.append(
-                "| system | replies | load | kind | requests | p50 | p99 | ticket p99 alone |\n"
-                        + "|---|---|--:|---|--:|--:|--:|--:|\n");
-        rows.forEach(r -> md.append(r).append('\n'));
-        md.append('\n');
     }
 
     private void scaling(StringBuilder md) {
@@ -504,7 +382,7 @@ final class BenchReport {
         return phase.path("requestsPerSecond").asDouble();
     }
 
-    private static double p(JsonNode phase, String which) {
+    static double p(JsonNode phase, String which) {
         return phase.path("latency").path(which).asDouble();
     }
 
@@ -513,7 +391,7 @@ final class BenchReport {
     }
 
     /** The workloads measured, in order, each with its stream facts and {@code id}. */
-    private List<JsonNode> workloads() {
+    List<JsonNode> workloads() {
         List<JsonNode> out = new ArrayList<>();
         report.path("ceiling")
                 .path("work")
@@ -539,7 +417,7 @@ final class BenchReport {
     }
 
     /** Every phase of a system at parallelism {@code p}, over all its workers (reply modes). */
-    private List<JsonNode> phases(String system, int p) {
+    List<JsonNode> phases(String system, int p) {
         List<JsonNode> out = new ArrayList<>();
         for (JsonNode s : report.path("systems")) {
             if (s.path("system").asText().equals(system) && s.path("parallelism").asInt() == p) {
