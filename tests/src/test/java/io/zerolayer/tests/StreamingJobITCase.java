@@ -780,6 +780,9 @@ class StreamingJobITCase {
             // included
             String metrics = scrapeMetrics();
             assertThat(metrics).contains("tenant=\"acme\"");
+            // and how often the slots' inference threads ran a batch between another's slices
+            assertThat(metrics)
+                    .contains("flink_taskmanager_job_task_operator_batches_interleaved_total");
             JsonNode dashboard =
                     JSON.readTree(
                             java.nio.file.Path.of("../docker/grafana/zerolayer-dashboard.json")

@@ -92,6 +92,11 @@ final class ExecutorMetrics {
         group.gauge("batches_running", running::getAsInt);
     }
 
+    /** How many batches ran between the slices of another on the slot's inference thread. */
+    void batchesInterleaved(java.util.function.LongSupplier interleaved) {
+        group.gauge("batches_interleaved_total", interleaved::getAsLong);
+    }
+
     /** Registered once the slot can serve warm: its readiness, and how many graphs it compiled. */
     void ready(int precompiled) {
         group.gauge("graphs_ready", () -> 1);

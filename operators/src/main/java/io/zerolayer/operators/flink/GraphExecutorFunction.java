@@ -173,6 +173,7 @@ public class GraphExecutorFunction
                                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                             Thread.currentThread().getContextClassLoader());
             metrics.batchesRunning(() -> inference.size());
+            metrics.batchesInterleaved(inference::interleavedBatches);
         }
         // the runs are cut alike on either thread, so a request's answer and bill do not depend
         // on it; only the inference thread has other batches to run between them
