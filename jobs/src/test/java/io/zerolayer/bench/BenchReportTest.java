@@ -112,7 +112,6 @@ class BenchReportTest {
     @Test
     void ticketsOnTheMixedStreamAreComparedWithTicketsAloneAtTheirRate() {
         ObjectNode r = report(90, 30, 80, 100);
-        ArrayNode phases = (ArrayNode) r.path("systems").get(0).path("phases");
         r.path("systems")
                 .forEach(
                         s -> {
@@ -136,7 +135,6 @@ class BenchReportTest {
                                         .put("p99", 120);
                             }
                         });
-        assertThat(phases).isNotNull();
         BenchReport report = new BenchReport(r);
         JsonNode t = target(report.targets(), "ticket p99 on the mixed stream");
         assertThat(t.path("value").asDouble()).isEqualTo(150.0 / 120);

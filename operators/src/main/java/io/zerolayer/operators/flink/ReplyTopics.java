@@ -115,19 +115,15 @@ public final class ReplyTopics implements Serializable {
 
     /**
      * A regular expression matching every topic a reply may be written to (the default topic, the
-     * names and the prefixes of the list) and the extra topics given, such as the dead-letter topic
-     * a reply falls back to. It may match more than {@link #resolve} admits (one of the job's own
-     * topics under a prefix): it says where to look for a sink's own transactions, not where a
-     * reply may go.
+     * names and the prefixes of the list). It may match more than {@link #resolve} admits (one of
+     * the job's own topics under a prefix): it says where to look for a sink's own transactions,
+     * not where a reply may go.
      */
-    public Pattern pattern(String... extra) {
+    public Pattern pattern() {
         List<String> alternatives = new ArrayList<>();
         alternatives.add(Pattern.quote(defaultTopic));
         names.forEach(n -> alternatives.add(Pattern.quote(n)));
         prefixes.forEach(p -> alternatives.add(Pattern.quote(p) + ".*"));
-        for (String e : extra) {
-            alternatives.add(Pattern.quote(e));
-        }
         return Pattern.compile(String.join("|", alternatives));
     }
 
