@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.client.ZeroLayerClient;
+import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedKafkaBroker;
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.EncoderPool;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,13 +150,9 @@ public final class BenchWorker {
         int p = plan.parallelism();
         progress(plan.system(), "starting (parallelism " + p + ")");
         try (Target target = Target.start(plan, conf, p);
-                ZeroLayerClient client =
-                        ZeroLayerClient.builder()
-                                .bootstrapServers(target.bootstrapServers())
-                                .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                                .timeout(Duration.ofMinutes(5))
-                                .build()) {
-            LoadDriver driver = new LoadDriver(client, "bench");
+                ZeroLayerClient client = target.client(conf)) {
+            // every system bills the embedded modes' tenant; zerolayer verifies its signatures
+            LoadDriver driver = new LoadDriver(client, DemoTenant.ID);
             // untimed: sessions open, the common graphs compile and the JIT warms before any
             // phase is measured (the streams' seeds differ, so measured requests are new)
             long readyFrom = System.nanoTime();
@@ -349,20 +347,36 @@ public final class BenchWorker {
     private static final class Target implements AutoCloseable {
         private final AutoCloseable resources;
         private final String bootstrap;
+        private final TenantCredentials credentials;
 
-        private Target(AutoCloseable resources, String bootstrap) {
+        private Target(AutoCloseable resources, String bootstrap, TenantCredentials credentials) {
             this.resources = resources;
             this.bootstrap = bootstrap;
+            this.credentials = credentials;
         }
 
         String bootstrapServers() {
             return bootstrap;
         }
 
+        /** A client of the system; it signs where the system verifies (zerolayer's default). */
+        ZeroLayerClient client(Configuration conf) {
+            ZeroLayerClient.Builder builder =
+                    ZeroLayerClient.builder()
+                            .bootstrapServers(bootstrap)
+                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                            .timeout(Duration.ofMinutes(5));
+            if (credentials != null) {
+                builder.credentials(credentials);
+            }
+            return builder.build();
+        }
+
         static Target start(BenchPlan plan, Configuration conf, int p) throws Exception {
             if (plan.system().equals("zerolayer")) {
                 EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, null, p);
-                return new Target(pipeline, pipeline.bootstrapServers());
+                return new Target(
+                        pipeline, pipeline.bootstrapServers(), pipeline.credentials().orElse(null));
             }
             BaselineJob.Kind kind =
                     plan.system().equals(BaselineJob.Kind.NAIVE.id)
@@ -399,7 +413,8 @@ public final class BenchWorker {
                             job.cancel().get();
                             broker.close();
                         },
-                        broker.bootstrapServers());
+                        broker.bootstrapServers(),
+                        null);
             } catch (Exception | Error e) {
                 broker.close();
                 throw e;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.cluster.LocalCluster;
+import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import java.io.IOException;
@@ -124,12 +125,13 @@ public final class RecoveryBench {
                                     null);
             cluster.rest().awaitRunning(job, Duration.ofMinutes(5));
             progress("job %s runs at parallelism %d", job, o.parallelism());
-            try (ZeroLayerClient client =
+            ZeroLayerClient.Builder clientBuilder =
                     ZeroLayerClient.builder()
                             .bootstrapServers(cluster.bootstrapServers())
                             .replyTopic(replies)
-                            .timeout(Duration.ofMinutes(5))
-                            .build()) {
+                            .timeout(Duration.ofMinutes(5));
+            cluster.credentials().ifPresent(clientBuilder::credentials);
+            try (ZeroLayerClient client = clientBuilder.build()) {
                 return measure(o, cluster, job, client, checkpointMillis);
             }
         }
@@ -188,7 +190,7 @@ public final class RecoveryBench {
             AnalysisRequest request =
                     AnalysisRequest.newBuilder()
                             .setRequestId(r.id())
-                            .setTenantId("recovery-bench")
+                            .setTenantId(DemoTenant.ID)
                             .setPrompt(r.prompt())
                             .setSubmittedAt(Instant.now())
                             .setAttributes(r.attributes())

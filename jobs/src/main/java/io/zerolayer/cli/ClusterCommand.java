@@ -1,6 +1,7 @@
 package io.zerolayer.cli;
 
 import io.zerolayer.cluster.LocalCluster;
+import io.zerolayer.embedded.DemoTenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,6 +122,8 @@ final class ClusterCommand implements Runnable {
             System.out.println(
                     "Try: ./zerolayer submit --bootstrap-servers "
                             + cluster.bootstrapServers()
+                            + " --tenants-file "
+                            + home.resolve(DemoTenant.FILE).toAbsolutePath()
                             + " samples/");
             System.out.println(
                     "     ./zerolayer status --rest-url " + cluster.restUrl() + "   (warm?)");

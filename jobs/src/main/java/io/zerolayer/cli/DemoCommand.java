@@ -78,14 +78,7 @@ final class DemoCommand implements Callable<Integer> {
                 "Starting the embedded Kafka broker and the streaming job (parallelism %d) …%n",
                 parallelism);
         try (EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, kafkaData, parallelism);
-                ZeroLayerClient client =
-                        ZeroLayerClient.builder()
-                                .bootstrapServers(pipeline.bootstrapServers())
-                                .requestsTopic(
-                                        pipeline.configuration()
-                                                .get(PipelineOptions.REQUESTS_TOPIC))
-                                .timeout(timeout)
-                                .build()) {
+                ZeroLayerClient client = pipeline.client().timeout(timeout).build()) {
             System.out.printf(
                     "Broker %s, job running after %.1f s; Prometheus at %s%n",
                     pipeline.bootstrapServers(),

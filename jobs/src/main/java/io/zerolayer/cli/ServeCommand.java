@@ -1,5 +1,6 @@
 package io.zerolayer.cli;
 
+import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.jobs.PipelineOptions;
 import java.net.URI;
@@ -94,9 +95,19 @@ final class ServeCommand implements Callable<Integer> {
                 "  Prometheus        : "
                         + (metrics == null ? DemoCommand.prometheusEndpoint(c) : metrics)
                         + " (zerolayer status reads it)");
+        String tenants = c.getOptional(PipelineOptions.TENANTS_FILE).orElse(null);
+        System.out.println(
+                "  tenants           : "
+                        + (tenants == null
+                                ? "not verified (zerolayer.auth.mode: none)"
+                                : tenants
+                                        + (pipeline.credentials().isPresent()
+                                                ? " (tenant " + DemoTenant.ID + ", owner-only)"
+                                                : "")));
         System.out.println(
                 "Try: ./zerolayer submit --bootstrap-servers "
                         + pipeline.bootstrapServers()
+                        + (tenants == null ? "" : " --tenants-file " + tenants)
                         + " samples/");
         System.out.println("Ctrl-C to stop.");
         stopped.await();

@@ -1,8 +1,11 @@
 package io.zerolayer.cli;
 
 import io.zerolayer.client.ZeroLayerClient;
+import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,9 +44,26 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Option(
             names = "--tenant",
-            defaultValue = "cli",
-            description = "Tenant id of the requests. Default: ${DEFAULT-VALUE}.")
+            defaultValue = DemoTenant.ID,
+            description =
+                    "Tenant id of the requests (billed to it). Default: ${DEFAULT-VALUE}, the"
+                            + " tenant of demo, serve and cluster up.")
     String tenant;
+
+    @Option(
+            names = "--key-file",
+            description =
+                    "File holding the tenant's key as hex digits, to sign requests with."
+                            + " Otherwise the key comes from ZEROLAYER_TENANT_KEY or"
+                            + " --tenants-file.")
+    Path keyFile;
+
+    @Option(
+            names = "--tenants-file",
+            description =
+                    "A tenants file (zerolayer.tenants.file) to take the tenant's first key from,"
+                            + " e.g. the one serve and cluster up print.")
+    Path tenantsFile;
 
     @Option(
             names = "--timeout",
@@ -63,6 +83,24 @@ final class SubmitCommand implements Callable<Integer> {
             description = "Prompt files, or folders of *.prompt files.")
     List<Path> files;
 
+    /** The key to sign with, from the first of --key-file, the environment, --tenants-file. */
+    private TenantCredentials credentials() throws java.io.IOException {
+        if (keyFile != null) {
+            return TenantCredentials.of(tenant, java.nio.file.Files.readString(keyFile));
+        }
+        String fromEnvironment = System.getenv(KEY_VARIABLE);
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return TenantCredentials.of(tenant, fromEnvironment);
+        }
+        if (tenantsFile != null) {
+            return TenantRegistry.load(tenantsFile).credentials(tenant);
+        }
+        return null;
+    }
+
+    /** The environment variable holding the tenant's hex key. */
+    static final String KEY_VARIABLE = "ZEROLAYER_TENANT_KEY";
+
     @Override
     public Integer call() throws Exception {
         ZeroLayerClient.Builder builder =
@@ -73,6 +111,15 @@ final class SubmitCommand implements Callable<Integer> {
                         .json(json);
         if (replyTopic != null) {
             builder.replyTopic(replyTopic);
+        }
+        TenantCredentials credentials = credentials();
+        if (credentials != null) {
+            builder.credentials(credentials);
+        } else {
+            System.err.println(
+                    "Requests go unsigned (no --key-file, ZEROLAYER_TENANT_KEY or"
+                            + " --tenants-file): a job with zerolayer.auth.mode hmac, the default,"
+                            + " dead-letters them.");
         }
         int failures = 0;
         try (ZeroLayerClient client = builder.build()) {

@@ -3,6 +3,7 @@ package io.zerolayer.client;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.nio.ByteBuffer;
@@ -80,6 +81,10 @@ public final class ZeroLayerClient implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong duplicates =
             new java.util.concurrent.atomic.AtomicLong();
     private final Thread listener;
+
+    /** Who signs the requests; null: they go unsigned (a job with zerolayer.auth.mode none). */
+    private final TenantCredentials credentials;
+
     private volatile boolean closed;
     private volatile Throwable listenerFailure;
 
@@ -88,6 +93,7 @@ public final class ZeroLayerClient implements AutoCloseable {
         this.replyTopic = b.replyTopic;
         this.json = b.json;
         this.timeout = b.timeout;
+        this.credentials = b.credentials;
         ensureTopic(b.bootstrapServers, replyTopic);
 
         Properties p = new Properties();
@@ -129,8 +135,24 @@ public final class ZeroLayerClient implements AutoCloseable {
         return duplicates.get();
     }
 
-    /** Sends one request; the future completes with its reply or fails after the timeout. */
+    /**
+     * Sends one request, signed when the client has credentials; the future completes with its
+     * reply or fails after the timeout.
+     *
+     * @throws IllegalArgumentException when the request names another tenant than the one this
+     *     client signs for
+     */
     public CompletableFuture<AnalysisResponse> submit(AnalysisRequest request) {
+        if (credentials != null && !credentials.tenantId().equals(request.getTenantId())) {
+            throw new IllegalArgumentException(
+                    "This client signs for tenant '"
+                            + credentials.tenantId()
+                            + "', but request "
+                            + request.getRequestId()
+                            + " names tenant '"
+                            + request.getTenantId()
+                            + "'");
+        }
         if (closed) {
             throw new IllegalStateException("ZeroLayerClient is closed");
         }
@@ -156,6 +178,9 @@ public final class ZeroLayerClient implements AutoCloseable {
                     .add(
                             ZeroLayerHeaders.CONTENT_TYPE,
                             ZeroLayerHeaders.JSON.getBytes(StandardCharsets.UTF_8));
+        }
+        if (credentials != null) {
+            credentials.sign(record.headers(), request.getRequestId().toString(), record.value());
         }
         producer.send(
                 record,
@@ -256,6 +281,7 @@ public final class ZeroLayerClient implements AutoCloseable {
                 "zerolayer.replies." + UUID.randomUUID().toString().substring(0, 8);
         private boolean json;
         private Duration timeout = Duration.ofSeconds(60);
+        private TenantCredentials credentials;
 
         public Builder bootstrapServers(String bootstrapServers) {
             this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
@@ -276,6 +302,15 @@ public final class ZeroLayerClient implements AutoCloseable {
         /** Send requests as JSON (and so get JSON replies) instead of Avro. */
         public Builder json(boolean json) {
             this.json = json;
+            return this;
+        }
+
+        /**
+         * Signs every request with this tenant's key, as a job with {@code zerolayer.auth.mode:
+         * hmac} (the default) requires; requests must then name this tenant.
+         */
+        public Builder credentials(TenantCredentials credentials) {
+            this.credentials = Objects.requireNonNull(credentials);
             return this;
         }
 

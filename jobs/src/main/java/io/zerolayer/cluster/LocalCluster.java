@@ -1,5 +1,8 @@
 package io.zerolayer.cluster;
 
+import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -12,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,6 +76,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private Process broker;
     private String bootstrapServers;
+    private TenantCredentials credentials;
     private Process jobManager;
     private final List<Process> taskManagerProcesses = new ArrayList<>();
 
@@ -146,6 +151,14 @@ public final class LocalCluster implements AutoCloseable {
         Process tm = taskManagerProcesses.get(index);
         tm.destroyForcibly();
         tm.waitFor();
+    }
+
+    /**
+     * What to sign the demo tenant's requests with, once started; empty when the cluster does not
+     * verify requests or its tenants file has no demo tenant.
+     */
+    public Optional<TenantCredentials> credentials() {
+        return Optional.ofNullable(credentials);
     }
 
     public String bootstrapServers() {
@@ -236,6 +249,12 @@ public final class LocalCluster implements AutoCloseable {
                 home.resolve("savepoints").toUri().toString());
         // ZeroLayer's native-code libraries are in lib/: load them from there, once per JVM
         conf.put("classloader.parent-first-patterns.additional", PARENT_FIRST_PATTERNS);
+        // requests are verified as on any cluster: the demo tenant's key beside the cluster's data
+        org.apache.flink.configuration.Configuration pipeline =
+                org.apache.flink.configuration.Configuration.fromMap(settings);
+        credentials = DemoTenant.prepare(pipeline, home).orElse(null);
+        pipeline.getOptional(PipelineOptions.TENANTS_FILE)
+                .ifPresent(file -> settings.put(PipelineOptions.TENANTS_FILE.key(), file));
         conf.putAll(settings);
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
         conf.forEach(

@@ -1,11 +1,14 @@
 package io.zerolayer.embedded;
 
+import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
@@ -28,13 +31,19 @@ public final class EmbeddedPipeline implements AutoCloseable {
     private final JobClient job;
     private final Configuration conf;
     private final Path resumedFrom;
+    private final TenantCredentials credentials;
 
     private EmbeddedPipeline(
-            EmbeddedKafkaBroker broker, JobClient job, Configuration conf, Path resumedFrom) {
+            EmbeddedKafkaBroker broker,
+            JobClient job,
+            Configuration conf,
+            Path resumedFrom,
+            TenantCredentials credentials) {
         this.broker = broker;
         this.job = job;
         this.conf = conf;
         this.resumedFrom = resumedFrom;
+        this.credentials = credentials;
     }
 
     /**
@@ -61,12 +70,14 @@ public final class EmbeddedPipeline implements AutoCloseable {
             }
             broker.createTopics(
                     JobTopic.of(conf, parallelism).stream().map(JobTopic::newTopic).toList());
+            TenantCredentials credentials = DemoTenant.prepare(conf, broker.dataDir()).orElse(null);
 
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
             StreamingJob.define(env, conf);
             JobClient job = env.executeAsync(StreamingJob.JOB_NAME);
-            EmbeddedPipeline pipeline = new EmbeddedPipeline(broker, job, conf, resumedFrom);
+            EmbeddedPipeline pipeline =
+                    new EmbeddedPipeline(broker, job, conf, resumedFrom, credentials);
             pipeline.awaitRunning(Duration.ofSeconds(60));
             return pipeline;
         } catch (Exception | Error e) {
@@ -118,6 +129,27 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
     public Configuration configuration() {
         return conf;
+    }
+
+    /**
+     * What to sign the {@value DemoTenant#ID} tenant's requests with; empty when requests are not
+     * verified or the configured tenants file has no such tenant.
+     */
+    public Optional<TenantCredentials> credentials() {
+        return Optional.ofNullable(credentials);
+    }
+
+    /**
+     * A client of this pipeline's requests topic, signing as the {@value DemoTenant#ID} tenant when
+     * requests are verified.
+     */
+    public ZeroLayerClient.Builder client() {
+        ZeroLayerClient.Builder builder =
+                ZeroLayerClient.builder()
+                        .bootstrapServers(bootstrapServers())
+                        .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC));
+        credentials().ifPresent(builder::credentials);
+        return builder;
     }
 
     /** The checkpoint the job resumed from, or null when it started afresh. */

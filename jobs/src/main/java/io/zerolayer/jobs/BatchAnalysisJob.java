@@ -7,11 +7,15 @@ import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.Reply;
+import io.zerolayer.operators.flink.RequestAuthenticator;
+import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.operators.flink.batch.AnalysisEvent;
 import io.zerolayer.operators.flink.batch.DocumentFile;
 import io.zerolayer.operators.flink.batch.DocumentRequests;
 import io.zerolayer.operators.flink.batch.WholeFileFormat;
+import io.zerolayer.operators.tenants.AuthMode;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -77,6 +81,7 @@ public final class BatchAnalysisJob {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         StreamingJob.checkHardwareProfile(conf);
         int parallelism = env.getParallelism();
+        Signing signing = signing(conf, tenant);
         FileSource<DocumentFile> source =
                 FileSource.forBulkFileFormat(
                                 new WholeFileFormat(
@@ -98,18 +103,23 @@ public final class BatchAnalysisJob {
                         .uid("files-source")
                         .process(
                                 new DocumentRequests(
-                                        task,
-                                        conf.get(PipelineOptions.ANALYZE_PART_CHARS),
-                                        tenant,
-                                        baseDir,
-                                        done))
+                                                task,
+                                                conf.get(PipelineOptions.ANALYZE_PART_CHARS),
+                                                tenant,
+                                                baseDir,
+                                                done)
+                                        .signedFrom(signing.file(), signing.yaml()))
                         .uid("file-requests")
                         .name("file → requests");
         SingleOutputStreamOperator<RoutedRequest> routed =
-                requests.connect(control)
-                        .process(StreamingJob.classifier(conf, parallelism))
+                requests.map(new RequestKeys())
+                        .uid("request-keys")
+                        .name("claimed tenant + request id")
+                        .keyBy(RequestKeys.KEY)
+                        .connect(control)
+                        .process(classifier(conf, parallelism, signing))
                         .uid("decode-classify")
-                        .name("decode + classify + graph id");
+                        .name("decode + verify + classify + graph id");
         SingleOutputStreamOperator<Reply> replies =
                 routed.keyBy(r -> r.shardKey())
                         .connect(control)
@@ -150,6 +160,41 @@ public final class BatchAnalysisJob {
     }
 
     /** Builds a {@link BatchAnalysisJob}; {@link #build()} says what is missing. */
+    /**
+     * Where the run's requests are signed from and verified against: the tenants file when one is
+     * set (the tenant must be in it), else a registry of this run's own making holding only its
+     * tenant with a fresh random key; neither when zerolayer.auth.mode is none.
+     */
+    record Signing(String file, String yaml) {}
+
+    static Signing signing(Configuration conf, String tenant) {
+        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+            return new Signing(null, null);
+        }
+        var file = conf.getOptional(PipelineOptions.TENANTS_FILE);
+        if (file.isPresent()) {
+            return new Signing(file.get(), null);
+        }
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return new Signing(null, TenantRegistry.yamlOf(java.util.Map.of(tenant, key)));
+    }
+
+    private static DecodeAndClassifyFunction classifier(
+            Configuration conf, int parallelism, Signing signing) {
+        DecodeAndClassifyFunction classifier =
+                StreamingJob.unauthenticatedClassifier(conf, parallelism);
+        if (signing.file() == null && signing.yaml() == null) {
+            return classifier;
+        }
+        // no replay check: the run reads the user's own files, where one id twice is no attack
+        return classifier.withAuthentication(
+                new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW)),
+                signing.file(),
+                signing.yaml(),
+                null);
+    }
+
     public static final class Builder {
         private List<Path> files = List.of();
         private AnalysisTask task;

@@ -17,42 +17,76 @@ import org.apache.kafka.clients.admin.NewTopic;
  * @param option the setting that names the topic
  * @param name the topic
  * @param partitions partitions to create it with (the requests: one per executor slot)
- * @param compacted whether it is a compacted topic (graph descriptors: the latest per graph id)
+ * @param configs topic settings the job relies on: the graph descriptors are compacted (the latest
+ *     per graph id); the requests are stamped with the broker's append time, which request
+ *     signatures are checked against and no producer can choose
  * @param reads what the job does with it, for messages
  */
 public record JobTopic(
-        ConfigOption<String> option, String name, int partitions, boolean compacted, String reads) {
+        ConfigOption<String> option,
+        String name,
+        int partitions,
+        Map<String, String> configs,
+        String reads) {
+
+    /** A compacted topic keeps the latest record per key. */
+    public static final Map<String, String> COMPACTED = Map.of("cleanup.policy", "compact");
+
+    /** The broker stamps each record with the time it appended it. */
+    public static final Map<String, String> APPEND_TIME =
+            Map.of("message.timestamp.type", "LogAppendTime");
+
+    public JobTopic {
+        configs = Map.copyOf(configs);
+    }
 
     /** The job's topics under {@code conf}, with {@code slots} partitions for the requests. */
     public static List<JobTopic> of(Configuration conf, int slots) {
         return List.of(
-                topic(conf, PipelineOptions.REQUESTS_TOPIC, slots, false, "reads requests"),
-                topic(conf, PipelineOptions.CONTROL_TOPIC, 1, false, "reads control commands"),
-                topic(conf, PipelineOptions.RESPONSES_TOPIC, 1, false, "writes replies"),
-                topic(conf, PipelineOptions.COSTS_TOPIC, slots, false, "writes kernel costs"),
-                topic(conf, PipelineOptions.COST_SUMMARY_TOPIC, 1, false, "writes cost summaries"),
+                topic(conf, PipelineOptions.REQUESTS_TOPIC, slots, APPEND_TIME, "reads requests"),
+                topic(conf, PipelineOptions.CONTROL_TOPIC, 1, Map.of(), "reads control commands"),
+                topic(conf, PipelineOptions.RESPONSES_TOPIC, 1, Map.of(), "writes replies"),
+                topic(conf, PipelineOptions.COSTS_TOPIC, slots, Map.of(), "writes kernel costs"),
+                topic(
+                        conf,
+                        PipelineOptions.COST_SUMMARY_TOPIC,
+                        1,
+                        Map.of(),
+                        "writes cost summaries"),
                 topic(
                         conf,
                         PipelineOptions.GRAPHS_TOPIC,
                         1,
-                        true,
+                        COMPACTED,
                         "writes and reads graph descriptors"),
-                topic(conf, PipelineOptions.DEAD_LETTERS_TOPIC, 1, false, "writes dead letters"));
+                topic(
+                        conf,
+                        PipelineOptions.DEAD_LETTERS_TOPIC,
+                        1,
+                        Map.of(),
+                        "writes dead letters"));
     }
 
     private static JobTopic topic(
             Configuration conf,
             ConfigOption<String> option,
             int partitions,
-            boolean compacted,
+            Map<String, String> configs,
             String reads) {
-        return new JobTopic(option, conf.get(option), partitions, compacted, reads);
+        return new JobTopic(option, conf.get(option), partitions, configs, reads);
     }
 
     /** The topic to create, replicated as the broker's default says. */
     public NewTopic newTopic() {
-        NewTopic t = new NewTopic(name, partitions, (short) -1);
-        return compacted ? t.configs(Map.of("cleanup.policy", "compact")) : t;
+        return new NewTopic(name, partitions, (short) -1).configs(configs);
+    }
+
+    /** Its settings as kafka-topics.sh takes them, {@code --config k=v} each, sorted. */
+    public String configArguments() {
+        return configs.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> " --config " + e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining());
     }
 
     /** The command that creates it with Kafka's own tools. */
@@ -63,7 +97,7 @@ public record JobTopic(
                 + name
                 + " --partitions "
                 + partitions
-                + (compacted ? " --config cleanup.policy=compact" : "");
+                + configArguments();
     }
 
     /**

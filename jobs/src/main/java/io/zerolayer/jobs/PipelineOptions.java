@@ -3,6 +3,7 @@ package io.zerolayer.jobs;
 import io.zerolayer.gpu.ArenaExtendStrategy;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.operators.tenants.AuthMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -216,7 +217,41 @@ public final class PipelineOptions {
                     .withDescription(
                             "Control commands broadcast to every slot:"
                                 + " {\"command\":\"clear-cache\"},"
-                                + " {\"command\":\"reload-contracts\"[,\"contracts\":\"<tasks.yaml>\"]}.");
+                                + " {\"command\":\"reload-contracts\"[,\"contracts\":\"<tasks.yaml>\"]},"
+                                + " {\"command\":\"reload-tenants\"}.");
+
+    public static final ConfigOption<AuthMode> AUTH_MODE =
+            ConfigOptions.key("zerolayer.auth.mode")
+                    .enumType(AuthMode.class)
+                    .defaultValue(AuthMode.HMAC)
+                    .withDescription(
+                            "hmac: every request must carry its tenant's HMAC-SHA256 signature"
+                                    + " (docs/tenants.md); unsigned, forged, stale and replayed"
+                                    + " records are dead-lettered, never executed or billed."
+                                    + " none: the tenant is whatever a request says; only where"
+                                    + " every writer of the requests topic is trusted, and logged"
+                                    + " as a warning at start.");
+
+    public static final ConfigOption<String> TENANTS_FILE =
+            ConfigOptions.key("zerolayer.tenants.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The tenant registry (YAML: each tenant's id and one or two hex"
+                                    + " keys), read by every TaskManager; in Kubernetes a mounted"
+                                    + " Secret. Required when zerolayer.auth.mode is hmac. Re-read"
+                                    + " on {\"command\":\"reload-tenants\"}; a file that cannot"
+                                    + " be used is logged and the tenants in force stay.");
+
+    public static final ConfigOption<Duration> AUTH_MAX_CLOCK_SKEW =
+            ConfigOptions.key("zerolayer.auth.max-clock-skew")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "How far a request's signed timestamp may be from the time its record"
+                                    + " reached Kafka (the broker's append time; the job's clock"
+                                    + " when the topic keeps producer timestamps). A request id is"
+                                    + " remembered for twice this, to refuse replays.");
 
     public static final ConfigOption<MemorySize> GRAPH_CACHE_SIZE =
             ConfigOptions.key("zerolayer.graph-cache.size-mb")

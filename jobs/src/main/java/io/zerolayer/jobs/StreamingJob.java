@@ -23,8 +23,12 @@ import io.zerolayer.operators.flink.Reply;
 import io.zerolayer.operators.flink.ReplyRecord;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RequestAdmission;
+import io.zerolayer.operators.flink.RequestAuthenticator;
+import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.operators.kafka.KnownTopics;
+import io.zerolayer.operators.tenants.AuthMode;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
 import io.zerolayer.schemas.CostSummary;
@@ -58,6 +62,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * go to the dead-letter topic; contract failures are replied to as REJECTED.
  */
 public final class StreamingJob {
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(StreamingJob.class);
+
     public static final String JOB_NAME = "zerolayer-streaming";
 
     /**
@@ -94,6 +101,7 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         checkHardwareProfile(conf);
+        checkAuthentication(conf);
         int executorParallelism = env.getParallelism();
 
         KafkaSource<RawRecord> source =
@@ -129,10 +137,15 @@ public final class StreamingJob {
                         .uid("requests-source");
 
         SingleOutputStreamOperator<RoutedRequest> routed =
-                raw.connect(control)
+                raw.map(new RequestKeys())
+                        .uid("request-keys")
+                        .name("claimed tenant + request id")
+                        // every copy of one request id to one subtask: the replay check's state
+                        .keyBy(RequestKeys.KEY)
+                        .connect(control)
                         .process(classifier(conf, executorParallelism))
                         .uid("decode-classify")
-                        .name("decode + classify + graph id");
+                        .name("decode + verify + classify + graph id");
 
         SingleOutputStreamOperator<Reply> replies =
                 routed.keyBy(r -> r.shardKey())
@@ -251,6 +264,59 @@ public final class StreamingJob {
      * gets their text and parses it again in open().
      */
     static DecodeAndClassifyFunction classifier(Configuration conf, int executorParallelism) {
+        DecodeAndClassifyFunction classifier = unauthenticatedClassifier(conf, executorParallelism);
+        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+            return classifier;
+        }
+        RequestAuthenticator authenticator =
+                new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW));
+        return classifier.withAuthentication(
+                authenticator,
+                conf.get(PipelineOptions.TENANTS_FILE),
+                null,
+                authenticator.replayWindow());
+    }
+
+    /**
+     * Fails unless requests can be verified as configured: hmac needs a tenants file, and one this
+     * process can read must parse; none is said loudly.
+     */
+    static void checkAuthentication(Configuration conf) {
+        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+            LOG.warn(
+                    "{} is none: requests are not verified, and any writer of the requests topic"
+                            + " can run work billed to any tenant. Use hmac with {} unless every"
+                            + " writer is trusted.",
+                    PipelineOptions.AUTH_MODE.key(),
+                    PipelineOptions.TENANTS_FILE.key());
+            return;
+        }
+        String file =
+                conf.getOptional(PipelineOptions.TENANTS_FILE)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                PipelineOptions.AUTH_MODE.key()
+                                                        + " is hmac (the default), so set "
+                                                        + PipelineOptions.TENANTS_FILE.key()
+                                                        + " to the tenants file (docs/tenants.md),"
+                                                        + " or set "
+                                                        + PipelineOptions.AUTH_MODE.key()
+                                                        + ": none if every writer of the"
+                                                        + " requests topic is trusted"));
+        if (Files.isReadable(Path.of(file))) {
+            LOG.info("Requests are verified against {}", TenantRegistry.load(Path.of(file)));
+        } else {
+            LOG.warn(
+                    "Tenants file {} is not readable here; each TaskManager reads it when the job"
+                            + " starts",
+                    file);
+        }
+    }
+
+    /** The classifier without authentication, which {@link #classifier} adds. */
+    static DecodeAndClassifyFunction unauthenticatedClassifier(
+            Configuration conf, int executorParallelism) {
         return new DecodeAndClassifyFunction(
                         contracts(conf).source(),
                         conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zerolayer.gpu.ArenaExtendStrategy;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.operators.tenants.AuthMode;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -45,6 +46,28 @@ class PipelineOptionsTest {
                 .isEqualTo(ArenaExtendStrategy.NEXT_POWER_OF_TWO);
         assertThat(PipelineOptions.execution(conf).failMainEveryNthBatch()).isZero();
         assertThat(conf.get(PipelineOptions.REPLY_DELIVERY)).isEqualTo(ReplyDelivery.AT_LEAST_ONCE);
+        assertThat(conf.get(PipelineOptions.AUTH_MODE)).isEqualTo(AuthMode.HMAC);
+    }
+
+    @Test
+    void requestsAreVerifiedUnlessNoneIsSetAndHmacNeedsATenantsFileThatParses(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertThat(new Configuration().get(PipelineOptions.AUTH_MODE)).isEqualTo(AuthMode.HMAC);
+        assertThatThrownBy(() -> StreamingJob.checkAuthentication(new Configuration()))
+                .hasMessageContaining("zerolayer.tenants.file")
+                .hasMessageContaining("zerolayer.auth.mode: none");
+        Path broken = dir.resolve("tenants.yaml");
+        java.nio.file.Files.writeString(broken, "version: 1\ntenants: {}\n");
+        Configuration withBroken = new Configuration();
+        withBroken.set(PipelineOptions.TENANTS_FILE, broken.toString());
+        assertThatThrownBy(() -> StreamingJob.checkAuthentication(withBroken))
+                .hasMessageContaining("names no tenant");
+        Configuration none = Configuration.fromMap(Map.of("zerolayer.auth.mode", "NONE"));
+        assertThat(none.get(PipelineOptions.AUTH_MODE)).isEqualTo(AuthMode.NONE);
+        StreamingJob.checkAuthentication(none); // a WARN, no tenants file needed
+        Configuration typo = Configuration.fromMap(Map.of("zerolayer.auth.mode", "off"));
+        assertThatThrownBy(() -> typo.get(PipelineOptions.AUTH_MODE))
+                .hasStackTraceContaining("[hmac, none]");
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
 import io.zerolayer.tests.testutils.TestPdfs;
+import io.zerolayer.tests.testutils.TestTenants;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -400,6 +401,7 @@ class BatchAnalysisITCase {
 
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));

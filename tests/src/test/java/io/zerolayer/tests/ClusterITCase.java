@@ -6,6 +6,7 @@ import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.tests.testutils.InFlightLoad;
+import io.zerolayer.tests.testutils.TestTenants;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +50,8 @@ class ClusterITCase {
                         .slotsPerTaskManager(1)
                         .restPort(LocalCluster.freePort())
                         .setting("zerolayer.checkpoint-interval", "1 s")
+                        // the test tenants, whose keys InFlightLoad signs with
+                        .setting("zerolayer.tenants.file", TestTenants.file().toString())
                         // batches of one: a request's bill does not depend on its companions
                         .setting("zerolayer.batch.size", "1")
                         .setting("heartbeat.interval", "1000")

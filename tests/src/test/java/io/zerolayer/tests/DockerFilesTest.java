@@ -101,9 +101,9 @@ class DockerFilesTest {
                 .containsExactlyInAnyOrderElementsOf(topics.stream().map(JobTopic::name).toList());
         for (JobTopic t : topics) {
             assertThat(lines.get(t.name())).startsWith(Integer.toString(t.partitions()));
-            assertThat(lines.get(t.name()).contains("cleanup.policy=compact"))
+            assertThat(lines.get(t.name()).strip())
                     .as(t.name())
-                    .isEqualTo(t.compacted());
+                    .isEqualTo((t.partitions() + t.configArguments()).strip());
         }
         assertThat(flinkProperties().get("zerolayer.kafka.bootstrap-servers"))
                 .isEqualTo("kafka:9092");
@@ -279,5 +279,29 @@ class DockerFilesTest {
         String mounted = conf.get(PipelineOptions.PRICES_FILE.key());
         assertThat(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
                 .contains("mountPath: " + mounted.substring(0, mounted.lastIndexOf('/')));
+
+        // requests are verified (hmac, the default) against the tenants Secret it mounts
+        assertThat(conf).doesNotContainKey(PipelineOptions.AUTH_MODE.key());
+        String tenants = conf.get(PipelineOptions.TENANTS_FILE.key());
+        assertThat(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
+                .contains("mountPath: " + tenants.substring(0, tenants.lastIndexOf('/')))
+                .contains("secretName: zerolayer-tenants");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void composeMountsTheTenantRegistryAsASecretWhereTheJobReadsIt() throws Exception {
+        assertThat(flinkProperties()).doesNotContainKey(PipelineOptions.AUTH_MODE.key());
+        String file = flinkProperties().get(PipelineOptions.TENANTS_FILE.key());
+        assertThat(file).startsWith("/run/secrets/");
+        String secret = file.substring("/run/secrets/".length());
+        for (String service : List.of("jobmanager", "taskmanager")) {
+            assertThat((List<Object>) service(service).get("secrets")).as(service).contains(secret);
+        }
+        Map<String, Object> compose =
+                new Yaml(new SafeConstructor(new LoaderOptions()))
+                        .load(Files.readString(ROOT.resolve("docker/compose.yaml")));
+        assertThat(((Map<String, Object>) compose.get("secrets"))).containsKey(secret);
+        assertThat(dockerfile).as("keys are never baked into the image").doesNotContain("tenants");
     }
 }

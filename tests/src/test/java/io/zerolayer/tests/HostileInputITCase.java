@@ -14,6 +14,7 @@ import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
 import io.zerolayer.tests.testutils.HostileRecords;
 import io.zerolayer.tests.testutils.PrometheusCluster;
+import io.zerolayer.tests.testutils.TestTenants;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,6 +87,7 @@ class HostileInputITCase {
         }
         conf = new Configuration();
         conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));

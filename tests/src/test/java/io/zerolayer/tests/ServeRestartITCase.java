@@ -2,6 +2,8 @@ package io.zerolayer.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -51,7 +53,12 @@ class ServeRestartITCase {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", first.bootstrap))) {
             admin.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
         }
-        InFlightLoad load = new InFlightLoad(first.bootstrap, REPLIES, 60);
+        // serve verifies requests: sign as the tenant it wrote to its data folder
+        InFlightLoad load =
+                new InFlightLoad(first.bootstrap, REPLIES, 60)
+                        .signingAs(
+                                TenantRegistry.load(data.resolve(DemoTenant.FILE))
+                                        .credentials(DemoTenant.ID));
         load.send(0, REQUESTS);
         // kill while the job works through them: some answered, the rest queued or in flight
         Map<String, Integer> beforeKill = load.replies(1, Duration.ofSeconds(120));

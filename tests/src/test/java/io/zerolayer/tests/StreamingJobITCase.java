@@ -21,6 +21,7 @@ import io.zerolayer.tests.testutils.HostileRecords;
 import io.zerolayer.tests.testutils.PrometheusCluster;
 import io.zerolayer.tests.testutils.SharedWithNestedClasses;
 import io.zerolayer.tests.testutils.StreamingJobExtension;
+import io.zerolayer.tests.testutils.TestTenants;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -151,6 +152,7 @@ class StreamingJobITCase {
                             .bootstrapServers(KAFKA.bootstrapServers())
                             .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
                             .replyTopic(freshTopic("zerolayer.replies.client"))
+                            .credentials(TestTenants.credentials("it"))
                             .build()) {
                 AnalysisResponse answer =
                         client.submit(request("client-1", "<task:embed> hello"))

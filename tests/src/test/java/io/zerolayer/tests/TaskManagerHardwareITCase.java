@@ -11,6 +11,7 @@ import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.TestTenants;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -61,6 +62,7 @@ class TaskManagerHardwareITCase {
             throws Exception {
         Configuration job = new Configuration();
         job.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        job.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
         job.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         job.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         job.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));

@@ -14,11 +14,15 @@ import org.apache.flink.api.common.typeinfo.Types;
  * {"command": "clear-cache"}
  * {"command": "reload-contracts"}                          re-read zerolayer.contracts.file
  * {"command": "reload-contracts", "contracts": "version: 2\n…"}   use this tasks.yaml
+ * {"command": "reload-tenants"}                            re-read zerolayer.tenants.file
  * </pre>
+ *
+ * Tenants are only ever re-read from the file: keys never travel over Kafka.
  */
 public class ControlCommand {
     public static final String CLEAR_CACHE = "clear-cache";
     public static final String RELOAD_CONTRACTS = "reload-contracts";
+    public static final String RELOAD_TENANTS = "reload-tenants";
 
     /**
      * Broadcast state of the control stream: key {@code contracts} holds the tasks.yaml in force,
@@ -47,6 +51,9 @@ public class ControlCommand {
         try {
             JsonNode root = JSON.readTree(value == null ? new byte[0] : value);
             String command = root == null ? null : root.path("command").asText(null);
+            if (RELOAD_TENANTS.equals(command)) {
+                return new ControlCommand(command, null);
+            }
             if (CLEAR_CACHE.equals(command) || RELOAD_CONTRACTS.equals(command)) {
                 return new ControlCommand(
                         command,

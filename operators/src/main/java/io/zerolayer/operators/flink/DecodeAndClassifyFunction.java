@@ -9,32 +9,45 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.tenants.TenantKey;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
  * Decodes a raw request (Avro single-object, or JSON when {@code content-type: application/json}),
- * type-checks it against its task contract and computes its structure id (the graph id without
- * hardware, which only the executor's slot knows). Every input leaves as exactly one of: a {@link
- * RoutedRequest} (main output; to the SAFE graph when its structure is abnormal and the tenant's
- * policy degrades), a REJECTED {@link Reply} ({@link #REJECTIONS}) or a {@link DeadLetter} ({@link
- * #DEAD_LETTERS}). Counting holds: records in = routed + rejected + dead letters.
+ * verifies its sender ({@link RequestAuthenticator}), type-checks it against its task contract and
+ * computes its structure id (the graph id without hardware, which only the executor's slot knows).
+ * Every input leaves as exactly one of: a {@link RoutedRequest} (main output; to the SAFE graph
+ * when its structure is abnormal and the tenant's policy degrades), a REJECTED {@link Reply}
+ * ({@link #REJECTIONS}) or a {@link DeadLetter} ({@link #DEAD_LETTERS}). Counting holds: records in
+ * = routed + rejected + dead letters. Nothing is replied to before the sender is verified.
+ *
+ * <p>Keyed by the tenant and request id the record claims ({@link RequestKeys}): a verified id is
+ * kept in keyed state for the replay window, so a copy of a signed record sent again, to any
+ * partition, is dead-lettered as replayed. Only verified ids enter the state, so forged records
+ * cannot block a tenant's future ids.
  *
  * <p>The broadcast input carries {@link ControlCommand}s; {@code reload-contracts} swaps the
- * contracts requests are checked against without a restart.
+ * contracts requests are checked against, {@code reload-tenants} re-reads the tenants file, both
+ * without a restart.
  */
 public class DecodeAndClassifyFunction
-        extends BroadcastProcessFunction<RawRecord, ControlCommand, RoutedRequest> {
+        extends KeyedBroadcastProcessFunction<String, RawRecord, ControlCommand, RoutedRequest> {
     private static final org.slf4j.Logger LOG =
             org.slf4j.LoggerFactory.getLogger(DecodeAndClassifyFunction.class);
 
@@ -54,6 +67,18 @@ public class DecodeAndClassifyFunction
     private transient Counter safeMode;
     private transient MetricGroup metrics;
     private transient Map<String, Counter> rejectedCodes;
+
+    /** Verifies senders; null when zerolayer.auth.mode is none. */
+    private RequestAuthenticator authenticator;
+
+    private TenantsInForce tenants;
+
+    /** How long a verified request id is remembered; null: ids are not checked for replays. */
+    private Duration replayWindow;
+
+    private transient ValueState<Boolean> seen;
+    private transient Map<String, Counter> unauthenticated;
+    private transient Map<String, Counter> verifiedByKey;
 
     /** The slot hardware load estimates are made for; null: a nominal CPU (tests, tools). */
     private String hardwareSetting;
@@ -96,6 +121,23 @@ public class DecodeAndClassifyFunction
     }
 
     /**
+     * Verifies every request's signature against the tenants file ({@code file}) or, for a registry
+     * of the job's own making, {@code inlineYaml}; request ids are remembered for {@code
+     * replayWindow} to refuse replays, or not at all when it is null (a bounded run over the user's
+     * own files).
+     */
+    public DecodeAndClassifyFunction withAuthentication(
+            RequestAuthenticator authenticator,
+            String file,
+            String inlineYaml,
+            Duration replayWindow) {
+        this.authenticator = authenticator;
+        this.tenants = new TenantsInForce(file, inlineYaml);
+        this.replayWindow = replayWindow;
+        return this;
+    }
+
+    /**
      * Estimates the encoder load the hot-graph sharder spreads by for the slot hardware the
      * executor resolves from the same settings (zerolayer.hardware-profile, the extra profiles
      * file, intra-op threads); without it, for a nominal CPU.
@@ -130,6 +172,21 @@ public class DecodeAndClassifyFunction
         rejected = metrics.counter("requests_rejected_total");
         safeMode = metrics.counter("requests_safe_mode_total");
         rejectedCodes = new HashMap<>();
+        unauthenticated = new HashMap<>();
+        verifiedByKey = new HashMap<>();
+        if (authenticator != null) {
+            tenants.open();
+        }
+        if (authenticator != null && replayWindow != null) {
+            ValueStateDescriptor<Boolean> ids =
+                    new ValueStateDescriptor<>("verified-request-id", Types.BOOLEAN);
+            ids.enableTimeToLive(
+                    StateTtlConfig.newBuilder(replayWindow)
+                            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+                            .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+                            .build());
+            seen = getRuntimeContext().getState(ids);
+        }
         sharder.open(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
 
@@ -187,6 +244,12 @@ public class DecodeAndClassifyFunction
             } catch (RuntimeException e) {
                 LOG.error("Control command {} ignored", command, e);
             }
+        } else if (ControlCommand.RELOAD_TENANTS.equals(command.command)) {
+            if (tenants == null) {
+                LOG.warn("reload-tenants ignored: zerolayer.auth.mode is none, no tenants file");
+            } else {
+                tenants.reload();
+            }
         }
     }
 
@@ -206,11 +269,59 @@ public class DecodeAndClassifyFunction
             route(raw, ctx, out);
         } catch (RuntimeException | StackOverflowError e) {
             deadLetters.inc();
+            if (e instanceof UnauthenticatedRequestException refused) {
+                // flink_..._operator_reason_requests_unauthenticated_total{reason="bad-signature"}
+                unauthenticated
+                        .computeIfAbsent(
+                                refused.reason().label(),
+                                r ->
+                                        metrics.addGroup("reason", r)
+                                                .counter("requests_unauthenticated_total"))
+                        .inc();
+            }
             ctx.output(DEAD_LETTERS, new DeadLetter(raw, e));
         }
     }
 
-    private void route(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out) {
+    /**
+     * Verifies the sender of a decoded request, before anything about it is answered.
+     *
+     * @throws UnauthenticatedRequestException when it cannot be verified or was seen before
+     */
+    private void authenticate(RawRecord raw, AnalysisRequest request, long now) throws Exception {
+        if (authenticator == null) {
+            return;
+        }
+        String tenantId = request.getTenantId() == null ? "" : request.getTenantId();
+        String requestId = request.getRequestId() == null ? "" : request.getRequestId();
+        TenantKey key = authenticator.verify(raw, tenantId, requestId, tenants.current(), now);
+        if (seen != null && seen.value() != null) {
+            throw new UnauthenticatedRequestException(
+                    UnauthenticatedRequestException.Reason.REPLAYED,
+                    "tenant '"
+                            + tenantId
+                            + "' already sent request '"
+                            + InvalidRequestException.excerpt(requestId)
+                            + "' within the replay window ("
+                            + authenticator.replayWindow().toSeconds()
+                            + " s); a new request needs a new requestId");
+        }
+        if (seen != null) {
+            seen.update(Boolean.TRUE);
+        }
+        // which key signs, per tenant: an operator retires the old key of a rotation at zero
+        verifiedByKey
+                .computeIfAbsent(
+                        tenantId + "\n" + key.id(),
+                        k ->
+                                metrics.addGroup("tenant", tenantId)
+                                        .addGroup("key", key.id())
+                                        .counter("requests_verified_total"))
+                .inc();
+    }
+
+    private void route(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out)
+            throws Exception {
         long receivedAt = System.currentTimeMillis();
         ReplyRoute route = ReplyRoute.of(raw);
         AnalysisRequest request =
@@ -219,6 +330,7 @@ public class DecodeAndClassifyFunction
                                 raw.value == null ? new byte[0] : raw.value,
                                 Instant.ofEpochMilli(raw.timestamp))
                         : codec.decode(raw.value);
+        authenticate(raw, request, receivedAt);
         admission.admit(request, route);
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());

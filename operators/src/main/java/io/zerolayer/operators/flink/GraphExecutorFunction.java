@@ -213,6 +213,7 @@ public class GraphExecutorFunction
                     graphs.use(reloaded);
                 }
             }
+            case ControlCommand.RELOAD_TENANTS -> {} // the classifier verifies tenants
             default -> LOG.warn("Ignoring control command: {}", command);
         }
     }

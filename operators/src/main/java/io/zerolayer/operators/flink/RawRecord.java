@@ -12,6 +12,13 @@ public class RawRecord {
     public int partition;
     public long offset;
     public long timestamp;
+
+    /**
+     * Whether {@link #timestamp} is the broker's append time ({@code
+     * message.timestamp.type=LogAppendTime}) rather than one the producer chose.
+     */
+    public boolean logAppendTime;
+
     public byte[] key;
     public byte[] value;
 
@@ -19,6 +26,12 @@ public class RawRecord {
     public String[] headerKeys = new String[0];
 
     public byte[][] headerValues = new byte[0][];
+
+    /**
+     * What the job keys the record by before decoding it for good: the tenant and request id it
+     * claims ({@link RequestKeys}).
+     */
+    public String requestKey;
 
     public RawRecord() {}
 

@@ -5,6 +5,7 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
 
 /** Copies each Kafka record into a {@link RawRecord}; never fails, whatever the bytes. */
 public final class RawRecordDeserializationSchema
@@ -16,6 +17,7 @@ public final class RawRecordDeserializationSchema
         raw.partition = record.partition();
         raw.offset = record.offset();
         raw.timestamp = record.timestamp();
+        raw.logAppendTime = record.timestampType() == TimestampType.LOG_APPEND_TIME;
         raw.key = record.key();
         raw.value = record.value();
         Header[] headers = record.headers().toArray();

@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
@@ -44,12 +43,18 @@ class FlinkFunctionsTest {
                     new ReplyTopics(
                             "responses", List.of("replies.*"), List.of("requests", "costs")));
 
-    static BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest>
+    static KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
             classifierHarness() throws Exception {
-        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+        return classifierHarness(
                 new DecodeAndClassifyFunction(
-                        CONTRACTS, null, ADMISSION, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)),
-                ControlCommand.STATE);
+                        CONTRACTS, null, ADMISSION, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)));
+    }
+
+    /** {@code fn} keyed as the job keys it, by the tenant and request id a record claims. */
+    static KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+            classifierHarness(DecodeAndClassifyFunction fn) throws Exception {
+        return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
+                fn, r -> RequestKeys.key(r, CODEC), Types.STRING, ControlCommand.STATE);
     }
 
     static GraphExecutorFunction executor(int capacity) {
@@ -103,7 +108,7 @@ class FlinkFunctionsTest {
         String sentence = "The committee reviewed the annual budget and approved the new plan. ";
         String longDocument = "<task:summarize> " + sentence.repeat(400);
         String shortNote = "<task:embed> " + sentence;
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest> h =
                 classifierHarness()) { // 2 slots, 25 requests/s or 0.5 slots of load a shard
             for (int i = 0; i < 8; i++) { // 8 of each in one burst: far below 25 requests/s
                 h.processElement(raw(CODEC.encode(request("long-" + i, longDocument))), 0);
@@ -123,7 +128,7 @@ class FlinkFunctionsTest {
 
     @Test
     void everyRecordLeavesDecodeAndClassifyExactlyOnce() throws Exception {
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest> h =
                 classifierHarness()) {
             h.processElement(
                     raw(
@@ -188,8 +193,8 @@ class FlinkFunctionsTest {
     void executorCompilesOncePerGraphAndAccountsForEveryNode() throws Exception {
         GraphExecutorFunction fn = executor(2);
         List<RoutedRequest> inputs = new ArrayList<>();
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                classifierHarness()) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify = classifierHarness()) {
             String[] prompts = {
                 "<task:embed> first text",
                 "<task:embed> second, different text",
@@ -277,8 +282,8 @@ class FlinkFunctionsTest {
     @Test
     void warmGraphsAreBoundedAndTheLeastRecentlyUsedIsEvicted() throws Exception {
         List<RoutedRequest> inputs = new ArrayList<>();
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                classifierHarness()) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify = classifierHarness()) {
             String[] prompts = {
                 "<task:embed> a",
                 "<task:summarize> b.",
@@ -350,7 +355,7 @@ class FlinkFunctionsTest {
                         + "</note>".repeat(50);
         List<RoutedRequest> routed;
         List<Reply> rejections;
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h =
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest> h =
                 classifierHarness()) {
             h.processElement(raw(CODEC.encode(request("deep", deep))), 0);
             AnalysisRequest strict = request("deep-strict", deep);
@@ -413,8 +418,8 @@ class FlinkFunctionsTest {
                         .replace("version: 1", "version: 2")
                         .replace("  extract:\n", "  digest: {decoder: summarize}\n  extract:\n");
         assertThat(digestContracts).contains("digest");
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                        classifierHarness();
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                        classify = classifierHarness();
                 KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
                         executorHarness(executor(8))) {
             classify.processElement(raw(CODEC.encode(request("a", "<task:embed> one"))), 0);
@@ -491,8 +496,8 @@ class FlinkFunctionsTest {
                                         new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
                                         ONE_AT_A_TIME)
                                 .withPrecompile(list));
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                        classifierHarness();
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                        classify = classifierHarness();
                 KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h =
                         executorHarness(fn)) {
             // a one-slot executor owns every structure; the broken one is skipped

@@ -20,7 +20,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -48,8 +47,8 @@ class MicroBatchingTest {
     /** Requests of one structure (same graph, same key), classified by the real classifier. */
     static List<RoutedRequest> tickets(int count) throws Exception {
         List<RoutedRequest> out = new ArrayList<>();
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                classifierHarness()) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify = classifierHarness()) {
             for (int i = 0; i < count; i++) {
                 String prompt =
                         "<task:summarize><ticket>Ticket "
@@ -247,8 +246,8 @@ class MicroBatchingTest {
     @Test
     void aMainPathThatOverrunsItsTimeIsCancelledAndAnsweredByTheFallback() throws Exception {
         List<RoutedRequest> in = new ArrayList<>();
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                classifierHarness()) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify = classifierHarness()) {
             // 400 sentences: hundreds of milliseconds of fp32 encoding on one thread
             String doc =
                     "The customer reported a delayed parcel and asked for a refund. ".repeat(400);
@@ -268,8 +267,8 @@ class MicroBatchingTest {
 
     private static List<RoutedRequest> routed(String tenant, String... prompts) throws Exception {
         List<RoutedRequest> out = new ArrayList<>();
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                classifierHarness()) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify = classifierHarness()) {
             for (int i = 0; i < prompts.length; i++) {
                 AnalysisRequest r = request(tenant + "-" + i, prompts[i]);
                 r.setTenantId(tenant);

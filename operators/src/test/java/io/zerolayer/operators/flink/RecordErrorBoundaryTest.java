@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class RecordErrorBoundaryTest {
 
     private static List<DeadLetter> deadLetters(
-            BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> h) {
+            KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest> h) {
         return h.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS).stream()
                 .map(StreamRecord::getValue)
                 .toList();

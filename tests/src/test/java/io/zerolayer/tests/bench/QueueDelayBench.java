@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 
@@ -89,17 +88,20 @@ public final class QueueDelayBench {
 
     private static List<RoutedRequest> routed(int count) throws Exception {
         SingleObjectCodec<AnalysisRequest> codec = SingleObjectCodec.of(AnalysisRequest.class);
-        try (BroadcastOperatorTestHarness<RawRecord, ControlCommand, RoutedRequest> classify =
-                ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
-                        new DecodeAndClassifyFunction(
-                                TaskContracts.builtIn().source(),
-                                null,
-                                new io.zerolayer.operators.flink.RequestAdmission(
-                                        new io.zerolayer.operators.flink.ReplyTopics(
-                                                "responses", List.of(), List.of())),
-                                new SafeModePolicy(SafeModePolicy.Policy.DEGRADE, Map.of()),
-                                new HotGraphSharder(1, 128, 1_000_000, 1e12)),
-                        ControlCommand.STATE)) {
+        try (KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
+                classify =
+                        ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
+                                new DecodeAndClassifyFunction(
+                                        TaskContracts.builtIn().source(),
+                                        null,
+                                        new io.zerolayer.operators.flink.RequestAdmission(
+                                                new io.zerolayer.operators.flink.ReplyTopics(
+                                                        "responses", List.of(), List.of())),
+                                        new SafeModePolicy(SafeModePolicy.Policy.DEGRADE, Map.of()),
+                                        new HotGraphSharder(1, 128, 1_000_000, 1e12)),
+                                r -> String.valueOf(r.offset),
+                                org.apache.flink.api.common.typeinfo.Types.STRING,
+                                ControlCommand.STATE)) {
             for (int i = 0; i < count; i++) {
                 RawRecord raw = new RawRecord();
                 raw.topic = "requests";

@@ -91,8 +91,20 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         broker.createTopics(topics);
     }
 
-    /** Sends one record; headers alternate name, value. */
+    /**
+     * Sends one record; headers alternate name, value. A record whose value is a request of a
+     * {@link TestTenants} tenant is signed with its key, as a client would sign it.
+     */
     public void send(String topic, byte[] key, byte[] value, Object... headers) {
+        send(true, topic, key, value, headers);
+    }
+
+    /** Sends one record exactly as given, never signed. */
+    public void sendUnsigned(String topic, byte[] key, byte[] value, Object... headers) {
+        send(false, topic, key, value, headers);
+    }
+
+    private void send(boolean sign, String topic, byte[] key, byte[] value, Object... headers) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers());
         p.put("max.request.size", String.valueOf(64 << 20));
@@ -108,11 +120,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
                                         ? b
                                         : v.toString().getBytes(StandardCharsets.UTF_8));
             }
+            if (sign) {
+                TestTenants.signIfRequest(record, TestTenants.registry());
+            }
             producer.send(record);
         }
     }
 
-    /** Sends records in order through one producer, and waits until the broker has them all. */
+    /**
+     * Sends records in order through one producer, and waits until the broker has them all;
+     * requests of {@link TestTenants} tenants are signed.
+     */
     public void sendAll(List<ProducerRecord<byte[], byte[]>> records) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers());
@@ -121,7 +139,10 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
-            records.forEach(r -> sent.add(producer.send(r)));
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                TestTenants.signIfRequest(r, TestTenants.registry());
+                sent.add(producer.send(r));
+            }
             for (java.util.concurrent.Future<?> f : sent) {
                 f.get(60, java.util.concurrent.TimeUnit.SECONDS);
             }

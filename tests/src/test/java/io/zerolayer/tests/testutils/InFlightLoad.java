@@ -2,6 +2,7 @@ package io.zerolayer.tests.testutils;
 
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,6 +35,7 @@ public final class InFlightLoad {
     private final String requestsTopic;
     private final String replyTopic;
     private final int sentences;
+    private TenantCredentials signingAs;
 
     /**
      * @param sentences sentences of each request's text: more make each one longer to answer
@@ -50,6 +52,15 @@ public final class InFlightLoad {
         this.sentences = sentences;
     }
 
+    /**
+     * Sends every request as this one tenant, signed with its key; by default requests alternate
+     * between acme and globex, signed with their {@link TestTenants} keys.
+     */
+    public InFlightLoad signingAs(TenantCredentials credentials) {
+        this.signingAs = credentials;
+        return this;
+    }
+
     /** Sends requests {@code from} … {@code from + count - 1} to the requests topic. */
     public void send(int from, int count) {
         try (KafkaProducer<byte[], byte[]> producer =
@@ -62,6 +73,11 @@ public final class InFlightLoad {
                         new ProducerRecord<>(requestsTopic, CODEC.encode(request(i)));
                 r.headers().add(ZeroLayerHeaders.REPLY_TOPIC, replyTopic.getBytes());
                 r.headers().add(ZeroLayerHeaders.CORRELATION_ID, ("c-" + i).getBytes());
+                if (signingAs != null) {
+                    signingAs.sign(r.headers(), "load-" + i, r.value());
+                } else {
+                    TestTenants.signIfRequest(r, TestTenants.registry());
+                }
                 producer.send(r);
             }
         }
@@ -80,7 +96,8 @@ public final class InFlightLoad {
         }
         return AnalysisRequest.newBuilder()
                 .setRequestId("load-" + i)
-                .setTenantId(i % 2 == 0 ? "acme" : "globex")
+                .setTenantId(
+                        signingAs != null ? signingAs.tenantId() : i % 2 == 0 ? "acme" : "globex")
                 .setPrompt("<task:summarize sentences=\"2\"><output_format:json>" + text)
                 .setSubmittedAt(Instant.now())
                 .setAttributes(Map.of())

@@ -46,6 +46,8 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        // requests are verified as by default; the test tenants sign (EmbeddedKafkaExtension.send)
+        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
         // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
         // the burst of requests happens to split over the two classifier subtasks
         conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1_000_000.0);

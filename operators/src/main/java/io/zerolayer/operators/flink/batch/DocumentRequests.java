@@ -9,7 +9,9 @@ import io.zerolayer.operators.documents.DocumentParts;
 import io.zerolayer.operators.documents.DocumentReaders;
 import io.zerolayer.operators.documents.UnreadableDocumentException;
 import io.zerolayer.operators.flink.RawRecord;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.auth.TenantCredentials;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +28,8 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Turns a file into the requests the streaming job would get for it: a document (txt, md, html,
@@ -48,6 +52,14 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
 
     private transient SingleObjectCodec<AnalysisRequest> codec;
 
+    /** The tenants file to sign from, or null. */
+    private String tenantsFile;
+
+    /** A registry of the run's own making to sign from, or null. */
+    private String tenantsYaml;
+
+    private transient TenantCredentials credentials;
+
     /**
      * @param baseDir paths under it are reported relative to it (the client's working folder)
      * @param done {@link DocumentAttributes#unitKey}s of units a previous run answered
@@ -61,9 +73,25 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
         this.done = Set.copyOf(done);
     }
 
+    /**
+     * Signs every request with the tenant's first key in the tenants file ({@code file}) or in a
+     * registry of the run's own making ({@code yaml}), so the job verifies them as it verifies
+     * Kafka's.
+     */
+    public DocumentRequests signedFrom(String file, String yaml) {
+        this.tenantsFile = file;
+        this.tenantsYaml = yaml;
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
         codec = SingleObjectCodec.of(AnalysisRequest.class);
+        if (tenantsFile != null) {
+            credentials = TenantRegistry.load(Path.of(tenantsFile)).credentials(tenant);
+        } else if (tenantsYaml != null) {
+            credentials = TenantRegistry.parse(tenantsYaml, "the run's tenant").credentials(tenant);
+        }
     }
 
     @Override
@@ -234,6 +262,17 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
         raw.timestamp = request.getSubmittedAt().toEpochMilli();
         raw.key = request.getRequestId().getBytes(StandardCharsets.UTF_8);
         raw.value = codec.encode(request);
+        if (credentials != null) {
+            RecordHeaders headers = new RecordHeaders();
+            credentials.sign(headers, request.getRequestId(), raw.value);
+            Header[] all = headers.toArray();
+            raw.headerKeys = new String[all.length];
+            raw.headerValues = new byte[all.length][];
+            for (int i = 0; i < all.length; i++) {
+                raw.headerKeys[i] = all[i].key();
+                raw.headerValues[i] = all[i].value();
+            }
+        }
         out.collect(raw);
     }
 

@@ -1,0 +1,290 @@
+package io.zerolayer.operators.tenants;
+
+import io.zerolayer.schemas.auth.RequestSignature;
+import io.zerolayer.schemas.auth.TenantCredentials;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * Who may send requests: each tenant's id and active signing keys, from the tenants file ({@code
+ * zerolayer.tenants.file}; in Kubernetes a mounted Secret).
+ *
+ * <pre>
+ * version: 1
+ * tenants:
+ *   acme:
+ *     keys:
+ *       2026-12: 5f0c…   # hex, at least 16 bytes: openssl rand -hex 32
+ *       2027-01: 9a41…   # a second key while clients move to it
+ * </pre>
+ *
+ * Parsing is strict: an unknown setting, a duplicate name, a short or non-hex key or a third key is
+ * an error naming the file, the tenant and the fix, and never quoting a key.
+ */
+public final class TenantRegistry {
+    /** Most active keys of one tenant: the current one and the one replacing it. */
+    public static final int MAX_KEYS = 2;
+
+    /** Longest tenant id (the longest a request may carry). */
+    public static final int MAX_TENANT_ID_CHARS = 256;
+
+    private final Map<String, Tenant> tenants;
+    private final String origin;
+    private final String digest;
+
+    private TenantRegistry(Map<String, Tenant> tenants, String origin, String digest) {
+        this.tenants = Collections.unmodifiableMap(tenants);
+        this.origin = origin;
+        this.digest = digest;
+    }
+
+    /**
+     * Reads a tenants file.
+     *
+     * @throws TenantRegistryException when it cannot be read or used
+     */
+    public static TenantRegistry load(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new TenantRegistryException(
+                    "Cannot read the tenants file "
+                            + file
+                            + " (zerolayer.tenants.file): "
+                            + e.getMessage(),
+                    e);
+        }
+        return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /**
+     * Parses a tenants file's text.
+     *
+     * @param origin names the text in messages, e.g. its path
+     * @throws TenantRegistryException naming what is wrong and where
+     */
+    public static TenantRegistry parse(String yaml, String origin) {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(options)).load(yaml);
+        } catch (YAMLException e) {
+            // SnakeYAML's message quotes the line, which may hold a key: keep only where it is
+            throw new TenantRegistryException(
+                    origin + " is not valid YAML" + where(e) + "; fix it and reload");
+        }
+        Map<?, ?> top = map(root, origin, "the file");
+        only(top, origin, "the file", "version", "tenants");
+        if (!Integer.valueOf(1).equals(top.get("version"))) {
+            throw new TenantRegistryException(
+                    origin + ": version must be 1, found " + top.get("version"));
+        }
+        Map<?, ?> entries = map(top.get("tenants"), origin, "tenants");
+        if (entries.isEmpty()) {
+            throw new TenantRegistryException(
+                    origin + " names no tenant; every request would be dead-lettered");
+        }
+        Map<String, Tenant> tenants = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : entries.entrySet()) {
+            String id = tenantId(e.getKey(), origin);
+            String where = "tenant '" + id + "'";
+            Map<?, ?> entry = map(e.getValue(), origin, where);
+            only(entry, origin, where, "keys");
+            Map<?, ?> keys = map(entry.get("keys"), origin, where + " keys");
+            if (keys.isEmpty() || keys.size() > MAX_KEYS) {
+                throw new TenantRegistryException(
+                        origin
+                                + ": "
+                                + where
+                                + " has "
+                                + keys.size()
+                                + " keys; give it one, or two while rotating");
+            }
+            List<TenantKey> parsed = new ArrayList<>();
+            for (Map.Entry<?, ?> k : keys.entrySet()) {
+                if (!(k.getKey() instanceof String keyId) || keyId.isBlank()) {
+                    throw new TenantRegistryException(
+                            origin + ": " + where + " has a key without a name");
+                }
+                if (!(k.getValue() instanceof String hex)) {
+                    throw new TenantRegistryException(
+                            origin
+                                    + ": key '"
+                                    + keyId
+                                    + "' of "
+                                    + where
+                                    + " must be a string of hex digits (quote it)");
+                }
+                byte[] secret;
+                try {
+                    secret = TenantCredentials.parseKey(hex, "key '" + keyId + "' of " + where);
+                } catch (IllegalArgumentException bad) {
+                    throw new TenantRegistryException(origin + ": " + bad.getMessage());
+                }
+                parsed.add(new TenantKey(keyId, secret));
+            }
+            if (parsed.size() == 2
+                    && java.util.Arrays.equals(parsed.get(0).secret(), parsed.get(1).secret())) {
+                throw new TenantRegistryException(
+                        origin + ": " + where + " lists the same key under two names");
+            }
+            tenants.put(id, new Tenant(id, parsed));
+        }
+        return new TenantRegistry(
+                tenants, origin, RequestSignature.sha256Hex(yaml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A registry of one tenant with one key (the embedded demo's, tests'). */
+    public static TenantRegistry of(String tenantId, byte[] key) {
+        return parse(yamlOf(Map.of(tenantId, key)), "tenant " + tenantId);
+    }
+
+    /** A tenants file holding these tenants, one key each named {@code k1}. */
+    public static String yamlOf(Map<String, byte[]> keys) {
+        StringBuilder yaml = new StringBuilder("version: 1\ntenants:\n");
+        keys.forEach(
+                (tenant, key) ->
+                        yaml.append("  \"")
+                                .append(tenant.replace("\\", "\\\\").replace("\"", "\\\""))
+                                .append("\":\n    keys:\n      k1: \"")
+                                .append(HexFormat.of().formatHex(key))
+                                .append("\"\n"));
+        return yaml.toString();
+    }
+
+    public Optional<Tenant> tenant(String id) {
+        return Optional.ofNullable(tenants.get(id));
+    }
+
+    /**
+     * What this deployment's own tools sign a tenant's requests with: its first key.
+     *
+     * @throws TenantRegistryException when the tenant is not registered
+     */
+    public TenantCredentials credentials(String tenantId) {
+        Tenant t =
+                tenant(tenantId)
+                        .orElseThrow(
+                                () ->
+                                        new TenantRegistryException(
+                                                "Tenant '"
+                                                        + tenantId
+                                                        + "' is not in "
+                                                        + origin
+                                                        + "; add it, or sign for a tenant that"
+                                                        + " is"));
+        return TenantCredentials.of(tenantId, t.keys().get(0).secret());
+    }
+
+    public Set<String> tenantIds() {
+        return tenants.keySet();
+    }
+
+    /** Where the registry came from (a path), for logs. */
+    public String origin() {
+        return origin;
+    }
+
+    /** SHA-256 of the file's text: tells two versions apart in logs without showing a key. */
+    public String digest() {
+        return digest;
+    }
+
+    @Override
+    public String toString() {
+        return tenants.size()
+                + " tenant(s) from "
+                + origin
+                + " (sha256 "
+                + digest.substring(0, 12)
+                + "…)";
+    }
+
+    private static String tenantId(Object key, String origin) {
+        if (!(key instanceof String id) || id.isEmpty()) {
+            throw new TenantRegistryException(
+                    origin + ": tenant ids must be non-empty strings, found " + key);
+        }
+        if (id.length() > MAX_TENANT_ID_CHARS) {
+            throw new TenantRegistryException(
+                    origin
+                            + ": tenant id '"
+                            + id.substring(0, 40)
+                            + "…' is longer than "
+                            + MAX_TENANT_ID_CHARS
+                            + " chars");
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            throw new TenantRegistryException(
+                    origin
+                            + ": tenant id '"
+                            + id.replaceAll("\\p{Cntrl}", "?")
+                            + "' holds a control character; requests could not sign it"
+                            + " unambiguously");
+        }
+        return id;
+    }
+
+    private static Map<?, ?> map(Object value, String origin, String what) {
+        if (value instanceof Map<?, ?> m) {
+            return m;
+        }
+        throw new TenantRegistryException(
+                origin
+                        + ": "
+                        + what
+                        + " must be a mapping"
+                        + (value == null ? " and is missing" : ", found " + kind(value))
+                        + " (see docs/tenants.md)");
+    }
+
+    private static void only(Map<?, ?> m, String origin, String what, String... allowed) {
+        for (Object key : m.keySet()) {
+            if (!List.of(allowed).contains(key)) {
+                throw new TenantRegistryException(
+                        origin
+                                + ": "
+                                + what
+                                + " has unknown setting '"
+                                + key
+                                + "'; allowed: "
+                                + String.join(", ", allowed));
+            }
+        }
+    }
+
+    /** What a value is, never the value: it might be a key in the wrong place. */
+    private static String kind(Object value) {
+        return value instanceof List ? "a list" : "a " + value.getClass().getSimpleName();
+    }
+
+    private static String where(YAMLException e) {
+        if (e instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked
+                && marked.getProblemMark() != null) {
+            return " at line "
+                    + (marked.getProblemMark().getLine() + 1)
+                    + ", column "
+                    + (marked.getProblemMark().getColumn() + 1)
+                    + " ("
+                    + marked.getProblem()
+                    + ")";
+        }
+        return "";
+    }
+}

@@ -1,0 +1,97 @@
+package io.zerolayer.operators.tenants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+class TenantRegistryTest {
+    static final String K1 = "5f0c6a1e9b2d4c7f8a3e1b0d2c4f6e8a9b1c3d5e7f9a0b2c4d6e8f0a1b3c5d7e";
+    static final String K2 = "9a41c2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1";
+
+    @Test
+    void readsTenantsWithOneOrTwoKeys() {
+        TenantRegistry registry =
+                TenantRegistry.parse(
+                        """
+                        version: 1
+                        tenants:
+                          acme:
+                            keys:
+                              "2026-12": "%s"
+                              "2027-01": "%s"
+                          globex:
+                            keys:
+                              k1: "%s"
+                        """
+                                .formatted(K1, K2, K2),
+                        "tenants.yaml");
+
+        assertThat(registry.tenantIds()).containsExactly("acme", "globex");
+        Tenant acme = registry.tenant("acme").orElseThrow();
+        assertThat(acme.keys()).extracting(TenantKey::id).containsExactly("2026-12", "2027-01");
+        assertThat(acme.keys().get(1).secret()).isEqualTo(HexFormat.of().parseHex(K2));
+        assertThat(registry.tenant("initech")).isEmpty();
+        assertThat(registry.credentials("globex").tenantId()).isEqualTo("globex");
+        assertThat(registry.toString())
+                .contains("2 tenant(s)")
+                .doesNotContain(K1)
+                .doesNotContain(K2);
+    }
+
+    @Test
+    void aRegistryOfItsOwnMakingRoundTrips() {
+        byte[] key = HexFormat.of().parseHex(K1);
+        TenantRegistry registry = TenantRegistry.of("demo \"quoted\"", key);
+        assertThat(registry.tenant("demo \"quoted\"").orElseThrow().keys().get(0).secret())
+                .isEqualTo(key);
+    }
+
+    @Test
+    void everyMistakeIsNamedAndNoKeyIsQuoted() {
+        assertRefused("tenants: {}\nversion: 1", "names no tenant");
+        assertRefused("version: 2\ntenants: {a: {keys: {k: '" + K1 + "'}}}", "version must be 1");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k: '" + K1 + "'}, quota: 3}}",
+                "unknown setting 'quota'");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '"
+                        + K1
+                        + "', k2: '"
+                        + K2
+                        + "', k3: '"
+                        + K1
+                        + "'}}}",
+                "has 3 keys");
+        assertRefused("version: 1\ntenants: {a: {keys: {k1: '00112233'}}}", "4 bytes");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: 'zz" + K1.substring(2) + "'}}}",
+                "hex digits");
+        assertRefused("version: 1\ntenants: {a: {keys: {k1: 12345}}}", "quote it");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '" + K1 + "', k2: '" + K1 + "'}}}",
+                "same key under two names");
+        assertRefused(
+                "version: 1\ntenants:\n  a: {keys: {k1: '"
+                        + K1
+                        + "'}}\n  a: {keys: {k1: '"
+                        + K2
+                        + "'}}\n",
+                "not valid YAML");
+        assertRefused("version: 1\ntenants: {a: {keys: '" + K1 + "'}}", "must be a mapping");
+        assertRefused(
+                "version: 1\ntenants: {\"a\\nb\": {keys: {k1: '" + K1 + "'}}}",
+                "control character");
+        assertRefused("version: 1\ntenants: [" + K1 + "]", "must be a mapping");
+    }
+
+    private static void assertRefused(String yaml, String message) {
+        assertThatThrownBy(() -> TenantRegistry.parse(yaml, "t.yaml"))
+                .isInstanceOf(TenantRegistryException.class)
+                .hasMessageContaining("t.yaml")
+                .hasMessageContaining(message)
+                .hasMessageNotContaining(K1.substring(4))
+                .hasMessageNotContaining(K2.substring(4));
+    }
+}

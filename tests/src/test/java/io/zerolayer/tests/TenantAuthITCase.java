@@ -1,0 +1,246 @@
+package io.zerolayer.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.operators.flink.ControlCommand;
+import io.zerolayer.operators.tenants.TenantRegistry;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.KernelCostRecord;
+import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.auth.TenantCredentials;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.PrometheusCluster;
+import io.zerolayer.tests.testutils.StreamingJobExtension;
+import io.zerolayer.tests.testutils.TestTenants;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real job's door (zerolayer.auth.mode hmac, the default): a request runs, is answered and is
+ * billed only when its tenant signed it, recently, once; everything else is a dead letter naming
+ * why. Tenants change on a running job through the control topic.
+ */
+class TenantAuthITCase {
+    private static final int SLOTS = 2;
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
+            SingleObjectCodec.of(AnalysisRequest.class);
+    private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
+            SingleObjectCodec.of(AnalysisResponse.class);
+    private static final SingleObjectCodec<KernelCostRecord> COSTS =
+            SingleObjectCodec.of(KernelCostRecord.class);
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9350, 9359);
+
+    @RegisterExtension
+    @Order(1)
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
+
+    @RegisterExtension
+    @Order(3)
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
+
+    private Configuration conf;
+
+    @BeforeEach
+    void settings() {
+        conf = JOB.conf();
+    }
+
+    @Test
+    void onlyRequestsTheirTenantSignedOnceAreExecutedAnsweredAndBilled() throws Exception {
+        JOB.start();
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        TenantCredentials it = TestTenants.credentials("it");
+
+        ProducerRecord<byte[], byte[]> genuine = record(requests, "genuine", "corr-genuine");
+        it.sign(genuine.headers(), "genuine", genuine.value());
+        ProducerRecord<byte[], byte[]> unsigned = record(requests, "unsigned", "corr-unsigned");
+        ProducerRecord<byte[], byte[]> forged = record(requests, "forged", "corr-forged");
+        // signed for tenant it with a key that is not its own
+        TenantCredentials.of("it", new byte[32]).sign(forged.headers(), "forged", forged.value());
+        ProducerRecord<byte[], byte[]> redirected =
+                record(requests, "redirected", "corr-redirected");
+        it.sign(redirected.headers(), "redirected", redirected.value());
+        redirected.headers().remove(ZeroLayerHeaders.REPLY_TOPIC);
+        redirected
+                .headers()
+                .add(ZeroLayerHeaders.REPLY_TOPIC, "zerolayer.replies.attacker".getBytes());
+        for (ProducerRecord<byte[], byte[]> r :
+                List.of(genuine, unsigned, forged, redirected, genuine /* a replayed copy */)) {
+            KAFKA.sendUnsigned(r.topic(), r.key(), r.value(), headers(r));
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KAFKA.read(
+                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                        4,
+                        TIMEOUT,
+                        Duration.ofSeconds(2));
+        assertThat(dead)
+                .extracting(r -> header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .satisfiesExactlyInAnyOrder(
+                        m -> assertThat(m).startsWith("unsigned: "),
+                        m -> assertThat(m).startsWith("bad-signature: "),
+                        m -> assertThat(m).startsWith("bad-signature: "),
+                        m -> assertThat(m).startsWith("replayed: tenant 'it' already sent"));
+        assertThat(dead)
+                .extracting(r -> header(r, ZeroLayerHeaders.CORRELATION_ID))
+                .containsExactlyInAnyOrder(
+                        "corr-unsigned", "corr-forged", "corr-redirected", "corr-genuine");
+
+        List<ConsumerRecord<byte[], byte[]>> replies =
+                KAFKA.read(
+                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        1,
+                        TIMEOUT,
+                        Duration.ofSeconds(2));
+        assertThat(replies)
+                .singleElement()
+                .satisfies(
+                        r ->
+                                assertThat(RESPONSES.decode(r.value()).getRequestId())
+                                        .isEqualTo("genuine"));
+        List<ConsumerRecord<byte[], byte[]>> costs =
+                KAFKA.read(
+                        conf.get(PipelineOptions.COSTS_TOPIC), 1, TIMEOUT, Duration.ofSeconds(3));
+        assertThat(costs)
+                .extracting(r -> COSTS.decode(r.value()).getRequestId())
+                .isNotEmpty()
+                .containsOnly("genuine");
+    }
+
+    @Test
+    void reloadTenantsAddsATenantToTheRunningJobAndABrokenFileChangesNothing(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        byte[] itKey = key(TestTenants.credentials("it"));
+        Files.writeString(file, TenantRegistry.yamlOf(Map.of("it", itKey)));
+        conf.set(PipelineOptions.TENANTS_FILE, file.toString());
+        JOB.start();
+        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        TenantCredentials globex = TestTenants.credentials("globex");
+
+        sendAs(globex, requests, "before");
+        assertThat(
+                        KAFKA.read(
+                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                1,
+                                TIMEOUT,
+                                Duration.ZERO))
+                .extracting(r -> header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .singleElement()
+                .asString()
+                .startsWith("unknown-tenant: tenant 'globex'");
+
+        Files.writeString(file, TenantRegistry.yamlOf(Map.of("it", itKey, "globex", key(globex))));
+        KAFKA.send(
+                conf.get(PipelineOptions.CONTROL_TOPIC),
+                null,
+                new ControlCommand(ControlCommand.RELOAD_TENANTS, null).toJson());
+        // the control topic and the requests are read apart: send until one is answered
+        String answered = null;
+        for (int attempt = 0; attempt < 30 && answered == null; attempt++) {
+            sendAs(globex, requests, "after-" + attempt);
+            List<ConsumerRecord<byte[], byte[]>> replies =
+                    KAFKA.read(
+                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            1,
+                            Duration.ofSeconds(3),
+                            Duration.ZERO);
+            if (!replies.isEmpty()) {
+                answered = RESPONSES.decode(replies.get(0).value()).getRequestId();
+            }
+        }
+        assertThat(answered).as("a globex request answered after the reload").startsWith("after-");
+
+        Files.writeString(file, "version: 1\ntenants: {}\n");
+        KAFKA.send(
+                conf.get(PipelineOptions.CONTROL_TOPIC),
+                null,
+                new ControlCommand(ControlCommand.RELOAD_TENANTS, null).toJson());
+        Thread.sleep(2_000);
+        sendAs(globex, requests, "after-broken-file");
+        assertThat(
+                        KAFKA.readUntil(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                r ->
+                                        RESPONSES
+                                                .decode(r.value())
+                                                .getRequestId()
+                                                .equals("after-broken-file"),
+                                TIMEOUT))
+                .extracting(r -> RESPONSES.decode(r.value()).getRequestId())
+                .contains("after-broken-file");
+    }
+
+    private void sendAs(TenantCredentials who, String topic, String id) {
+        ProducerRecord<byte[], byte[]> r = record(topic, id, "corr-" + id);
+        AnalysisRequest request = REQUESTS.decode(r.value());
+        request.setTenantId(who.tenantId());
+        ProducerRecord<byte[], byte[]> signed =
+                new ProducerRecord<>(topic, null, REQUESTS.encode(request));
+        r.headers().forEach(h -> signed.headers().add(h));
+        who.sign(signed.headers(), id, signed.value());
+        KAFKA.sendUnsigned(topic, null, signed.value(), headers(signed));
+    }
+
+    private ProducerRecord<byte[], byte[]> record(String topic, String id, String correlation) {
+        AnalysisRequest request =
+                AnalysisRequest.newBuilder()
+                        .setRequestId(id)
+                        .setTenantId("it")
+                        .setPrompt("<task:embed> who sent this?")
+                        .setSubmittedAt(Instant.now())
+                        .setAttributes(Map.of())
+                        .build();
+        ProducerRecord<byte[], byte[]> r =
+                new ProducerRecord<>(topic, null, REQUESTS.encode(request));
+        r.headers().add(ZeroLayerHeaders.CORRELATION_ID, correlation.getBytes());
+        r.headers()
+                .add(
+                        ZeroLayerHeaders.REPLY_TOPIC,
+                        conf.get(PipelineOptions.RESPONSES_TOPIC).getBytes());
+        return r;
+    }
+
+    private static Object[] headers(ProducerRecord<byte[], byte[]> r) {
+        Header[] all = r.headers().toArray();
+        Object[] out = new Object[all.length * 2];
+        for (int i = 0; i < all.length; i++) {
+            out[2 * i] = all[i].key();
+            out[2 * i + 1] = all[i].value();
+        }
+        return out;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] key(TenantCredentials credentials) {
+        return TestTenants.key(credentials.tenantId());
+    }
+}
