@@ -19,6 +19,8 @@ import java.util.Map;
  * @param window the most requests in flight of a fixed set of documents
  * @param windows per workload, the most requests in flight of its closed loop
  * @param soakSeconds for a soak: this long at {@code loads[0]} × the mixed workload's maximum
+ * @param noisyNeighbour after the open loops, a tenant flooding at 5 × the customer-service maximum
+ *     beside one sending at 10 % of it, and the quiet one alone before (zerolayer only)
  */
 record BenchPlan(
         String system,
@@ -40,6 +42,7 @@ record BenchPlan(
         Map<String, Map<String, String>> taskModels,
         List<Integer> ceilingWorkers,
         double soakSeconds,
+        boolean noisyNeighbour,
         String out) {
     /** This plan, writing its figures to {@code file}. */
     BenchPlan writingTo(String file) {
@@ -63,6 +66,7 @@ record BenchPlan(
                 taskModels,
                 ceilingWorkers,
                 soakSeconds,
+                noisyNeighbour,
                 file);
     }
 }

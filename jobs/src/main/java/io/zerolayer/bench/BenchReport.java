@@ -49,6 +49,7 @@ final class BenchReport {
         OpenLoopReport open = new OpenLoopReport(this);
         open.openLoop(md);
         open.latencyByKind(md);
+        open.noisyNeighbour(md);
         scaling(md);
         sizes(md);
         soak(md);
@@ -354,6 +355,25 @@ final class BenchReport {
                     "%.2f × (" + Math.round(mixedTicket) + " vs " + ms(alone70, "p99") + ")",
                     ratio,
                     ratio <= 1.5);
+        }
+        JsonNode quietAlone =
+                phase(ComparisonBench.ZEROLAYER, parallelism, BenchWorker.QUIET_ALONE, "open", 0.1);
+        JsonNode quiet =
+                phase(
+                        ComparisonBench.ZEROLAYER,
+                        parallelism,
+                        BenchWorker.QUIET_BESIDE_FLOOD,
+                        "open",
+                        0.1);
+        if (quietAlone != null && quiet != null) {
+            double ratio = p(quiet, "p99") / p(quietAlone, "p99");
+            target(
+                    out,
+                    "quiet tenant's p99 beside a tenant flooding at 5 × capacity ≤ 2 × its p99"
+                            + " alone",
+                    "%.2f × (" + ms(quiet, "p99") + " vs " + ms(quietAlone, "p99") + ")",
+                    ratio,
+                    ratio <= 2 && quiet.path("lost").asInt() == 0);
         }
         JsonNode samples = SoakReport.samples(system(ComparisonBench.ZEROLAYER, parallelism));
         if (samples != null) {

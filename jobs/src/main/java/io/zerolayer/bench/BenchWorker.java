@@ -148,6 +148,7 @@ public final class BenchWorker {
         replyDelivery = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY).toString();
         result.put("replyDelivery", replyDelivery);
         int p = plan.parallelism();
+        NoisyNeighbours neighbours = plan.noisyNeighbour() ? NoisyNeighbours.configure(conf) : null;
         progress(plan.system(), "starting (parallelism " + p + ")");
         try (Target target = Target.start(plan, conf, p);
                 ZeroLayerClient client = target.client(conf)) {
@@ -249,6 +250,14 @@ public final class BenchWorker {
                 rows.add(row("size", 0, size, phase));
                 report(plan.system(), phase);
             }
+            if (neighbours != null && max.containsKey(Workload.CUSTOMER_SERVICE.id())) {
+                neighbours.measure(
+                        plan,
+                        target.bootstrapServers(),
+                        conf,
+                        max.get(Workload.CUSTOMER_SERVICE.id()),
+                        rows);
+            }
             if (plan.soakSeconds() > 0) {
                 soak(plan, driver, max, result);
             }
@@ -309,10 +318,16 @@ public final class BenchWorker {
     /** How this worker's job delivers replies, for its rows. */
     private static String replyDelivery = "";
 
+    /** Workload ids of the noisy-neighbour phases: the quiet tenant alone, beside the flood. */
+    static final String QUIET_ALONE = "noisy-neighbour-quiet-alone";
+
+    static final String QUIET_BESIDE_FLOOD = "noisy-neighbour-quiet";
+    static final String FLOOD = "noisy-neighbour-flood";
+
     /** Workload id of the customer-service phase run at the mixed stream's ticket rate. */
     static final String TICKETS_ALONE = "customer-service-at-mixed-ticket-rate";
 
-    private static ObjectNode row(String workload, double load, int size, LoadDriver.Phase phase) {
+    static ObjectNode row(String workload, double load, int size, LoadDriver.Phase phase) {
         ObjectNode row = JSON.valueToTree(phase);
         row.put("replyDelivery", replyDelivery);
         row.put("workload", workload);
@@ -321,7 +336,7 @@ public final class BenchWorker {
         return row;
     }
 
-    private static void report(String system, LoadDriver.Phase p) {
+    static void report(String system, LoadDriver.Phase p) {
         progress(
                 system,
                 String.format(

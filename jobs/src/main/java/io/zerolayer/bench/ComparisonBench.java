@@ -55,6 +55,7 @@ public final class ComparisonBench {
             double inFlightSeconds,
             Duration checkpointInterval,
             double soakSeconds,
+            boolean noisyNeighbour,
             List<String> workerJvmOptions,
             Path outDir,
             Configuration conf,
@@ -312,6 +313,12 @@ public final class ComparisonBench {
                 taskModels,
                 ceilingWorkers,
                 soakSeconds,
+                // once, on zerolayer's full pass: it needs the customer-service maximum
+                o.noisyNeighbour()
+                        && system.equals(ZEROLAYER)
+                        && soakSeconds == 0
+                        && parallelism == o.parallelism()
+                        && closed.contains(Workload.CUSTOMER_SERVICE.id()),
                 null);
     }
 
@@ -420,6 +427,7 @@ public final class ComparisonBench {
         n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));
         n.set("sizeRequests", BenchWorker.JSON.valueToTree(o.sizeRequests()));
         n.put("soakSeconds", o.soakSeconds());
+        n.put("noisyNeighbour", o.noisyNeighbour());
         return n;
     }
 }

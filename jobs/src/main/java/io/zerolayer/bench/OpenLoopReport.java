@@ -140,4 +140,46 @@ final class OpenLoopReport {
         rows.forEach(r -> md.append(r).append('\n'));
         md.append('\n');
     }
+
+    /**
+     * The noisy-neighbour phases: the quiet tenant alone and beside the flood, and the flood (its
+     * over-quota requests answered REJECTED, counted as failed).
+     */
+    void noisyNeighbour(StringBuilder md) {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode p : bench.phases(ComparisonBench.ZEROLAYER, bench.parallelism)) {
+            String w = p.path("workload").asText();
+            if (w.equals(BenchWorker.QUIET_ALONE)
+                    || w.equals(BenchWorker.QUIET_BESIDE_FLOOD)
+                    || w.equals(BenchWorker.FLOOD)) {
+                rows.add(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | %.1f | %d | %d | %d | %d | %.0f | %.0f | %.0f |",
+                                w,
+                                p.path("offeredPerSecond").asDouble(),
+                                p.path("sent").asInt(),
+                                p.path("ok").asInt(),
+                                p.path("failed").asInt(),
+                                p.path("lost").asInt(),
+                                p.path("latency").path("p50").asDouble(),
+                                p.path("latency").path("p95").asDouble(),
+                                p.path("latency").path("p99").asDouble()));
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append(
+                "\n**Noisy neighbour** (zerolayer; customer-service tickets, open loop: tenant"
+                        + " `flood` at 5 × the closed-loop maximum with an in-flight quota of "
+                        + NoisyNeighbours.FLOOD_IN_FLIGHT_PER_SLOT
+                        + " a slot, tenant `quiet` at 10 % of it, alone and then beside the flood;"
+                        + " rejected: answered REJECTED ZL095 with a retry-after; latency ms)\n\n");
+        md.append(
+                "| phase | offered/s | sent | OK | rejected | lost | p50 | p95 | p99 |\n"
+                        + "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        rows.forEach(r -> md.append(r).append('\n'));
+        md.append('\n');
+    }
 }

@@ -161,6 +161,13 @@ final class BenchCommand implements Callable<Integer> {
     List<String> workerJvmOptions;
 
     @Option(
+            names = "--no-noisy-neighbour",
+            description =
+                    "Skip the noisy-neighbour phase (one tenant flooding zerolayer at 5 × its"
+                            + " customer-service maximum beside one at 10 %).")
+    boolean noNoisyNeighbour;
+
+    @Option(
             names = "--quick",
             description =
                     "A short run to try the command: 2 s warm-up, 4 s measurements, sizes 1 KB"
@@ -230,6 +237,7 @@ final class BenchCommand implements Callable<Integer> {
                                 ? TimeUtils.parseDuration(checkpointInterval)
                                 : conf.get(io.zerolayer.jobs.PipelineOptions.CHECKPOINT_INTERVAL),
                         soakSeconds,
+                        !noNoisyNeighbour,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
                         results.out,
                         conf,

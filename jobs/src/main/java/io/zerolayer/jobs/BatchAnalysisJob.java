@@ -188,11 +188,11 @@ public final class BatchAnalysisJob {
             return classifier;
         }
         // no replay check: the run reads the user's own files, where one id twice is no attack
-        return classifier.withAuthentication(
-                new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW)),
-                signing.file(),
-                signing.yaml(),
-                null);
+        return classifier
+                .withTenants(signing.file(), signing.yaml())
+                .withAuthentication(
+                        new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW)),
+                        null);
     }
 
     public static final class Builder {

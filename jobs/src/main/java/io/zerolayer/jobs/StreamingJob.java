@@ -265,16 +265,16 @@ public final class StreamingJob {
      */
     static DecodeAndClassifyFunction classifier(Configuration conf, int executorParallelism) {
         DecodeAndClassifyFunction classifier = unauthenticatedClassifier(conf, executorParallelism);
+        String tenants = conf.get(PipelineOptions.TENANTS_FILE);
+        if (tenants != null) {
+            classifier.withTenants(tenants, null); // their quotas apply in either auth mode
+        }
         if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
             return classifier;
         }
         RequestAuthenticator authenticator =
                 new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW));
-        return classifier.withAuthentication(
-                authenticator,
-                conf.get(PipelineOptions.TENANTS_FILE),
-                null,
-                authenticator.replayWindow());
+        return classifier.withAuthentication(authenticator, authenticator.replayWindow());
     }
 
     /**
@@ -345,7 +345,9 @@ public final class StreamingJob {
      * @param graphsTopic where to find graphs compiled before a restart; null for none
      */
     static GraphExecutorFunction executor(Configuration conf, GraphDescriptors graphsTopic) {
-        return new GraphExecutorFunction(setup(conf, graphsTopic));
+        GraphExecutorFunction executor = new GraphExecutorFunction(setup(conf, graphsTopic));
+        String tenants = conf.get(PipelineOptions.TENANTS_FILE);
+        return tenants == null ? executor : executor.withTenants(tenants, null);
     }
 
     /** What each executor slot is set up with, from {@code conf}. */

@@ -33,6 +33,29 @@ class SingleObjectCodecTest {
     }
 
     @Test
+    void aFewBytesClaimingAGigabyteStringAreRefusedWithoutAllocatingIt() {
+        SingleObjectCodec<AnalysisRequest> codec = SingleObjectCodec.of(AnalysisRequest.class);
+        ByteBuffer header = ByteBuffer.allocate(10).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        header.put((byte) 0xC3).put((byte) 0x01).putLong(codec.fingerprint());
+        // requestId: a zig-zag varint length of 2^30 bytes, then nothing
+        byte[] hostile = Arrays.copyOf(header.array(), 15);
+        long zigzag = (1L << 30) << 1;
+        for (int i = 10; i < 15; i++) {
+            hostile[i] = (byte) ((zigzag & 0x7F) | (i < 14 ? 0x80 : 0));
+            zigzag >>>= 7;
+        }
+        long before = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+        assertThatThrownBy(() -> codec.decode(hostile))
+                .isInstanceOf(UndecodableRecordException.class)
+                .hasMessageContaining("Truncated or corrupt");
+        assertThat(System.getProperty("org.apache.avro.limits.string.maxLength"))
+                .isEqualTo(String.valueOf(SingleObjectCodec.MAX_FIELD_BYTES));
+        assertThat(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory() - before)
+                .as("heap taken by refusing it")
+                .isLessThan(SingleObjectCodec.MAX_FIELD_BYTES);
+    }
+
+    @Test
     void roundTripsAndPrefixesTheSchemaFingerprint() {
         byte[] bytes = codec.encode(request());
         assertThat(bytes[0]).isEqualTo((byte) 0xC3);

@@ -47,6 +47,20 @@ public record ExecutionPlan(
     }
 
     /**
+     * The compiler's estimate of one request's padded encoder tokens (the encode node's estimate is
+     * of one request); 0 when the plan has none. What a tenant's token quota counts.
+     */
+    public long encoderTokensPerRequest() {
+        Map<String, String> p = node("encode").params();
+        String sequences = p.get("estimate.sequences");
+        String seqLen = p.get("estimate.seq-len");
+        if (sequences == null || seqLen == null) {
+            return 0;
+        }
+        return Math.round(Double.parseDouble(sequences) * Double.parseDouble(seqLen));
+    }
+
+    /**
      * Most padded tokens of one encoder run that the compiler estimates to take {@code micros}
      * microseconds: its estimate of one request's encode time over that request's padded tokens.
      * {@link Long#MAX_VALUE} when {@code micros} is, or the plan has no estimate.

@@ -47,6 +47,12 @@ public final class DiagnosticCodes {
     /** Answered OK with fidelity REDUCED: optional nodes were skipped under memory pressure. */
     public static final String NODES_PRUNED = "ZL093";
 
+    /**
+     * Answered REJECTED: the tenant is over a quota (in flight in a slot, or encoder tokens a
+     * second); the hint says {@code retry-after-ms=N}.
+     */
+    public static final String OVER_QUOTA = "ZL095";
+
     public static final Set<String> ABNORMAL =
             Set.of(
                     STRAY_CLOSE_TAG,

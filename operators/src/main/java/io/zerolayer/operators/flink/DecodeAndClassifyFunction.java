@@ -9,13 +9,16 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.tenants.EncoderTokenBuckets;
 import io.zerolayer.operators.tenants.TenantKey;
+import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
@@ -37,10 +40,10 @@ import org.apache.flink.util.OutputTag;
  * ({@link #REJECTIONS}) or a {@link DeadLetter} ({@link #DEAD_LETTERS}). Counting holds: records in
  * = routed + rejected + dead letters. Nothing is replied to before the sender is verified.
  *
- * <p>Keyed by the tenant and request id the record claims ({@link RequestKeys}): a verified id is
- * kept in keyed state for the replay window, so a copy of a signed record sent again, to any
- * partition, is dead-lettered as replayed. Only verified ids enter the state, so forged records
- * cannot block a tenant's future ids.
+ * <p>Keyed by the tenant and request id the record claims ({@link RequestKeys}): the id of a
+ * verified request that passed the door's checks is kept in keyed state for the replay window, so a
+ * copy of a signed record sent again, to any partition, is dead-lettered as replayed. Only verified
+ * ids enter the state, so forged records cannot block a tenant's future ids.
  *
  * <p>The broadcast input carries {@link ControlCommand}s; {@code reload-contracts} swaps the
  * contracts requests are checked against, {@code reload-tenants} re-reads the tenants file, both
@@ -77,6 +80,10 @@ public class DecodeAndClassifyFunction
     private Duration replayWindow;
 
     private transient ValueState<Boolean> seen;
+
+    /** Each tenant's encoder-token allowance in this subtask; null without tenants. */
+    private transient EncoderTokenBuckets tokens;
+
     private transient Map<String, Counter> unauthenticated;
     private transient Map<String, Counter> verifiedByKey;
 
@@ -99,7 +106,7 @@ public class DecodeAndClassifyFunction
      * What the compiler's plan for a structure says of its requests: the encode time of one alone
      * (ms; 0 when unknown) and whether they are batched (batch size above 1).
      */
-    private record Estimate(long encodeMillis, boolean batches) {}
+    private record Estimate(long encodeMillis, boolean batches, long tokens) {}
 
     private static final int ESTIMATED_STRUCTURES = 10_000;
 
@@ -121,18 +128,27 @@ public class DecodeAndClassifyFunction
     }
 
     /**
-     * Verifies every request's signature against the tenants file ({@code file}) or, for a registry
-     * of the job's own making, {@code inlineYaml}; request ids are remembered for {@code
-     * replayWindow} to refuse replays, or not at all when it is null (a bounded run over the user's
-     * own files).
+     * Reads the tenants from the tenants file ({@code file}) or, for a registry of the job's own
+     * making, {@code inlineYaml}: their encoder-token quotas apply, and {@link #withAuthentication}
+     * verifies against them.
+     */
+    public DecodeAndClassifyFunction withTenants(String file, String inlineYaml) {
+        this.tenants = new TenantsInForce(file, inlineYaml);
+        return this;
+    }
+
+    /**
+     * Verifies every request's signature against the tenants ({@link #withTenants}, which must come
+     * first); request ids are remembered for {@code replayWindow} to refuse replays, or not at all
+     * when it is null (a bounded run over the user's own files).
      */
     public DecodeAndClassifyFunction withAuthentication(
-            RequestAuthenticator authenticator,
-            String file,
-            String inlineYaml,
-            Duration replayWindow) {
+            RequestAuthenticator authenticator, Duration replayWindow) {
+        if (tenants == null) {
+            throw new IllegalStateException(
+                    "Requests are verified against tenants: set them first");
+        }
         this.authenticator = authenticator;
-        this.tenants = new TenantsInForce(file, inlineYaml);
         this.replayWindow = replayWindow;
         return this;
     }
@@ -174,8 +190,11 @@ public class DecodeAndClassifyFunction
         rejectedCodes = new HashMap<>();
         unauthenticated = new HashMap<>();
         verifiedByKey = new HashMap<>();
-        if (authenticator != null) {
+        if (tenants != null) {
             tenants.open();
+            tokens =
+                    new EncoderTokenBuckets(
+                            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         }
         if (authenticator != null && replayWindow != null) {
             ValueStateDescriptor<Boolean> ids =
@@ -221,10 +240,14 @@ public class DecodeAndClassifyFunction
                     structure == null
                             ? estimating.compileSafe(safeModeMaxChars)
                             : estimating.compile(structure);
-            e = new Estimate(plan.encodeMillisAlone(), plan.batchSize() > 1);
+            e =
+                    new Estimate(
+                            plan.encodeMillisAlone(),
+                            plan.batchSize() > 1,
+                            plan.encoderTokensPerRequest());
         } catch (RuntimeException failed) {
             // routed by its request rate alone; the executor reports the error
-            e = new Estimate(0, true);
+            e = new Estimate(0, true, 0);
         }
         estimates.put(structureId, e);
         return e;
@@ -246,7 +269,7 @@ public class DecodeAndClassifyFunction
             }
         } else if (ControlCommand.RELOAD_TENANTS.equals(command.command)) {
             if (tenants == null) {
-                LOG.warn("reload-tenants ignored: zerolayer.auth.mode is none, no tenants file");
+                LOG.warn("reload-tenants ignored: no zerolayer.tenants.file is set");
             } else {
                 tenants.reload();
             }
@@ -306,9 +329,6 @@ public class DecodeAndClassifyFunction
                             + authenticator.replayWindow().toSeconds()
                             + " s); a new request needs a new requestId");
         }
-        if (seen != null) {
-            seen.update(Boolean.TRUE);
-        }
         // which key signs, per tenant: an operator retires the old key of a rotation at zero
         verifiedByKey
                 .computeIfAbsent(
@@ -332,6 +352,11 @@ public class DecodeAndClassifyFunction
                         : codec.decode(raw.value);
         authenticate(raw, request, receivedAt);
         admission.admit(request, route);
+        if (seen != null) {
+            // the id is taken once the request will be answered: one refused at the door (a bad
+            // reply topic, say) may be sent again, corrected, under its id
+            seen.update(Boolean.TRUE);
+        }
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
@@ -365,6 +390,9 @@ public class DecodeAndClassifyFunction
             return;
         }
         Estimate estimate = estimate(decision.structureId(), decision.structure());
+        if (overTokenQuota(request, route, estimate, classifyMicros, receivedAt, ctx)) {
+            return;
+        }
         decision = decision.withEstimate(estimate.encodeMillis());
         String shardKey =
                 sharder.shardKey(
@@ -378,6 +406,49 @@ public class DecodeAndClassifyFunction
         if (decision.safeMode()) {
             safeMode.inc();
         }
+    }
+
+    /**
+     * Whether the request's tenant is over its encoder-token quota and set to reject: then it is
+     * answered REJECTED (ZL095) here, before it reaches an executor. A tenant set to backpressure
+     * goes on, and waits for its share in its slot.
+     */
+    private boolean overTokenQuota(
+            AnalysisRequest request,
+            ReplyRoute route,
+            Estimate estimate,
+            long classifyMicros,
+            long now,
+            ReadOnlyContext ctx) {
+        if (tokens == null) {
+            return false;
+        }
+        TenantQuotas q = tenants.current().quotas(request.getTenantId());
+        long wait =
+                tokens.take(
+                        request.getTenantId(), estimate.tokens(), q.encoderTokensPerSecond(), now);
+        if (wait == 0 || q.overQuota() != TenantQuotas.OverQuota.REJECT) {
+            return false;
+        }
+        ctx.output(
+                REJECTIONS,
+                new Reply(
+                        Responses.rejected(
+                                request,
+                                List.of(
+                                        TenantShares.overQuota(
+                                                "tenant '"
+                                                        + request.getTenantId()
+                                                        + "' is over its encoder-token quota ("
+                                                        + q.encoderTokensPerSecond()
+                                                        + " a second; this request brings about "
+                                                        + estimate.tokens()
+                                                        + ")",
+                                                wait)),
+                                classifyMicros),
+                        route));
+        rejected.inc();
+        return true;
     }
 
     @Override

@@ -156,12 +156,28 @@ final class ExecutorMetrics {
         requestLatencyMs.update(millis);
     }
 
-    private Counter costCounter(String tenant, String kernel) {
+    /** A request rejected because its tenant was over its in-flight quota in this slot. */
+    void overQuota(String tenant) {
+        String t = countedTenant(tenant);
+        overQuota
+                .computeIfAbsent(
+                        t, k -> group.addGroup("tenant", k).counter("requests_over_quota_total"))
+                .inc();
+    }
+
+    private final java.util.Map<String, Counter> overQuota = new java.util.HashMap<>();
+
+    private String countedTenant(String tenant) {
         String t =
                 countedTenants.contains(tenant) || countedTenants.size() < MAX_TENANT_COUNTERS
                         ? tenant
                         : "other";
         countedTenants.add(t);
+        return t;
+    }
+
+    private Counter costCounter(String tenant, String kernel) {
+        String t = countedTenant(tenant);
         return costCounters.computeIfAbsent(
                 t + "\u0000" + kernel,
                 k ->

@@ -8,6 +8,8 @@ import io.zerolayer.operators.execution.InferenceThread;
 import io.zerolayer.operators.execution.SliceBoundary;
 import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.prompt.PromptDiagnostic;
+import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.util.ArrayList;
@@ -92,9 +94,24 @@ public class GraphExecutorFunction
     /** Binds, runs and answers the slot's batches. */
     private transient SlotBatches batches;
 
+    /** The tenants whose quotas this slot enforces; null: no quotas (fair shares still apply). */
+    private TenantsInForce tenants;
+
+    /** What each tenant holds of the slot, and the order that gives each its share. */
+    private transient TenantShares shares;
+
     public GraphExecutorFunction(ExecutorSetup setup) {
         this.setup = setup;
         this.contracts = new ContractsInForce(setup.contractsYaml(), setup.contractsFile());
+    }
+
+    /**
+     * Enforces the quotas of the tenants in the tenants file ({@code file}) or a registry of the
+     * job's own making ({@code inlineYaml}); without, there are no quotas.
+     */
+    public GraphExecutorFunction withTenants(String file, String inlineYaml) {
+        this.tenants = new TenantsInForce(file, inlineYaml);
+        return this;
     }
 
     @Override
@@ -161,6 +178,12 @@ public class GraphExecutorFunction
                         replies,
                         answers);
         keyed = new KeyedBatchQueue(getRuntimeContext());
+        if (tenants != null) {
+            tenants.open();
+            shares = new TenantShares(tenant -> tenants.current().quotas(tenant));
+        } else {
+            shares = new TenantShares(tenant -> TenantQuotas.NONE);
+        }
         if (setup.inferenceThread()) {
             if (batchDone == null) {
                 throw new IllegalStateException(
@@ -213,7 +236,11 @@ public class GraphExecutorFunction
                     graphs.use(reloaded);
                 }
             }
-            case ControlCommand.RELOAD_TENANTS -> {} // the classifier verifies tenants
+            case ControlCommand.RELOAD_TENANTS -> {
+                if (tenants != null) {
+                    tenants.reload(); // new quotas; the classifier verifies the keys
+                }
+            }
             default -> LOG.warn("Ignoring control command: {}", command);
         }
     }
@@ -240,6 +267,15 @@ public class GraphExecutorFunction
                     "Injected crash after "
                             + requestsSeen
                             + " requests (fault-injection.crash-after-requests)");
+        }
+        PromptDiagnostic refused = shares.admit(in, System.currentTimeMillis());
+        if (refused != null) {
+            metrics.overQuota(in.request().getTenantId());
+            out.collect(
+                    new Reply(
+                            Responses.rejected(in.request(), List.of(refused), in.classifyMicros()),
+                            in.route()));
+            return;
         }
         if (batches.pastDeadline(in, out(ctx, out))) {
             return;
@@ -321,7 +357,7 @@ public class GraphExecutorFunction
             keyed.flushAt(null);
         }
         do {
-            start(keyed.takeBatch(), null, ctx, out);
+            start(keyed.takeBatch(shares::fairOrder), null, ctx, out);
         } while (!busy(ctx) && keyed.waiting() > 0);
     }
 
@@ -336,7 +372,8 @@ public class GraphExecutorFunction
         }
         return inference.idle()
                 || (slices != SliceBoundary.NONE
-                        && !inference.holdsWorkDueBy(MicroBatchPolicy.due(List.of(in))));
+                        && !inference.holdsWorkDueBy(
+                                shares.previewDue(List.of(in), System.currentTimeMillis())));
     }
 
     /** Whether this key has a batch on the inference thread, not yet answered. */
@@ -383,7 +420,7 @@ public class GraphExecutorFunction
                 ctx.getCurrentKey(),
                 () -> prepared.stream().map(b -> batches.execute(b, slices)).toList(),
                 this::signalBatchDone,
-                MicroBatchPolicy.due(held));
+                shares.assignDue(held, System.currentTimeMillis()));
     }
 
     /**
@@ -472,9 +509,15 @@ public class GraphExecutorFunction
     }
 
     /** Flink's collector and side outputs. */
-    private static BatchAnswers.Out out(ReadOnlyContext ctx, Collector<Reply> out) {
+    /**
+     * Where a batch's answers go; each reply releases its request's place in its tenant's quota.
+     */
+    private BatchAnswers.Out out(ReadOnlyContext ctx, Collector<Reply> out) {
         return BatchAnswers.Out.of(
-                out::collect,
+                reply -> {
+                    shares.answered(reply.response.getTenantId());
+                    out.collect(reply);
+                },
                 cost -> ctx.output(COST_RECORDS, cost),
                 descriptor -> ctx.output(GRAPH_DESCRIPTORS, descriptor));
     }

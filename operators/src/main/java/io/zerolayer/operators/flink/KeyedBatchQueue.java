@@ -1,7 +1,11 @@
 package io.zerolayer.operators.flink;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -65,23 +69,34 @@ final class KeyedBatchQueue {
         batchLimit.update(batchSize);
     }
 
-    /** Takes the next batch off the queue: up to its batch size, in arrival order. */
-    List<RoutedRequest> takeBatch() throws Exception {
+    /**
+     * Takes the next batch off the queue: up to its batch size, the first in {@code order} (of the
+     * queue in arrival order); the rest stay queued in arrival order.
+     */
+    List<RoutedRequest> takeBatch(UnaryOperator<List<RoutedRequest>> order) throws Exception {
         List<RoutedRequest> all = new ArrayList<>();
         for (RoutedRequest r : queue.get()) {
             all.add(r);
         }
         int take = MicroBatchPolicy.take(all.size(), batchLimit.value());
-        List<RoutedRequest> rest = all.subList(take, all.size());
+        List<RoutedRequest> batch = new ArrayList<>(order.apply(all).subList(0, take));
+        Set<RoutedRequest> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+        taken.addAll(batch);
+        List<RoutedRequest> rest = new ArrayList<>();
+        for (RoutedRequest r : all) {
+            if (!taken.contains(r)) {
+                rest.add(r);
+            }
+        }
         if (rest.isEmpty()) {
             queue.clear();
             queued.clear();
             batchLimit.clear();
         } else {
-            queue.update(new ArrayList<>(rest));
+            queue.update(rest);
             queued.update(rest.size());
         }
-        return new ArrayList<>(all.subList(0, take));
+        return batch;
     }
 
     /** Keeps a batch's requests while it runs on the inference thread. */

@@ -7,10 +7,12 @@ import java.util.List;
  *
  * @param id the tenant id requests carry
  * @param keys its active signing keys, one or two (two while a key is being rotated)
+ * @param quotas how much it may hold, and what happens beyond
  */
-public record Tenant(String id, List<TenantKey> keys) {
+public record Tenant(String id, List<TenantKey> keys, TenantQuotas quotas) {
     public Tenant {
         keys = List.copyOf(keys);
+        java.util.Objects.requireNonNull(quotas, "quotas");
     }
 
     /** The key whose signature {@code verifies} accepts, or null when none does. */

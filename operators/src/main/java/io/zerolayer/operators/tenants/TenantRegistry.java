@@ -25,11 +25,14 @@ import org.yaml.snakeyaml.error.YAMLException;
  *
  * <pre>
  * version: 1
+ * defaults:                         # optional: every tenant's quotas unless its entry says
+ *   quotas: {in-flight-per-slot: 64, over-quota: reject}
  * tenants:
  *   acme:
  *     keys:
  *       2026-12: 5f0c…   # hex, at least 16 bytes: openssl rand -hex 32
  *       2027-01: 9a41…   # a second key while clients move to it
+ *     quotas: {in-flight-per-slot: 16, encoder-tokens-per-second: 20000, over-quota: backpressure}
  * </pre>
  *
  * Parsing is strict: an unknown setting, a duplicate name, a short or non-hex key or a third key is
@@ -43,11 +46,14 @@ public final class TenantRegistry {
     public static final int MAX_TENANT_ID_CHARS = 256;
 
     private final Map<String, Tenant> tenants;
+    private final TenantQuotas defaults;
     private final String origin;
     private final String digest;
 
-    private TenantRegistry(Map<String, Tenant> tenants, String origin, String digest) {
+    private TenantRegistry(
+            Map<String, Tenant> tenants, TenantQuotas defaults, String origin, String digest) {
         this.tenants = Collections.unmodifiableMap(tenants);
+        this.defaults = defaults;
         this.origin = origin;
         this.digest = digest;
     }
@@ -90,10 +96,16 @@ public final class TenantRegistry {
                     origin + " is not valid YAML" + where(e) + "; fix it and reload");
         }
         Map<?, ?> top = map(root, origin, "the file");
-        only(top, origin, "the file", "version", "tenants");
+        only(top, origin, "the file", "version", "defaults", "tenants");
         if (!Integer.valueOf(1).equals(top.get("version"))) {
             throw new TenantRegistryException(
                     origin + ": version must be 1, found " + top.get("version"));
+        }
+        TenantQuotas defaults = TenantQuotas.DEFAULT;
+        if (top.containsKey("defaults")) {
+            Map<?, ?> d = map(top.get("defaults"), origin, "defaults");
+            only(d, origin, "defaults", "quotas");
+            defaults = quotas(d.get("quotas"), defaults, origin, "defaults");
         }
         Map<?, ?> entries = map(top.get("tenants"), origin, "tenants");
         if (entries.isEmpty()) {
@@ -105,7 +117,7 @@ public final class TenantRegistry {
             String id = tenantId(e.getKey(), origin);
             String where = "tenant '" + id + "'";
             Map<?, ?> entry = map(e.getValue(), origin, where);
-            only(entry, origin, where, "keys");
+            only(entry, origin, where, "keys", "quotas");
             Map<?, ?> keys = map(entry.get("keys"), origin, where + " keys");
             if (keys.isEmpty() || keys.size() > MAX_KEYS) {
                 throw new TenantRegistryException(
@@ -144,10 +156,17 @@ public final class TenantRegistry {
                 throw new TenantRegistryException(
                         origin + ": " + where + " lists the same key under two names");
             }
-            tenants.put(id, new Tenant(id, parsed));
+            TenantQuotas quotas =
+                    entry.containsKey("quotas")
+                            ? quotas(entry.get("quotas"), defaults, origin, where)
+                            : defaults;
+            tenants.put(id, new Tenant(id, parsed, quotas));
         }
         return new TenantRegistry(
-                tenants, origin, RequestSignature.sha256Hex(yaml.getBytes(StandardCharsets.UTF_8)));
+                tenants,
+                defaults,
+                origin,
+                RequestSignature.sha256Hex(yaml.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** A registry of one tenant with one key (the embedded demo's, tests'). */
@@ -166,6 +185,12 @@ public final class TenantRegistry {
                                 .append(HexFormat.of().formatHex(key))
                                 .append("\"\n"));
         return yaml.toString();
+    }
+
+    /** A tenant's quotas; for one not registered (auth none), the file's defaults. */
+    public TenantQuotas quotas(String tenantId) {
+        Tenant t = tenants.get(tenantId);
+        return t == null ? defaults : t.quotas();
     }
 
     public Optional<Tenant> tenant(String id) {
@@ -239,6 +264,64 @@ public final class TenantRegistry {
                             + " unambiguously");
         }
         return id;
+    }
+
+    /** Quotas from {@code value}, each one it leaves out taken from {@code base}. */
+    private static TenantQuotas quotas(
+            Object value, TenantQuotas base, String origin, String where) {
+        String what = where + " quotas";
+        Map<?, ?> q = map(value, origin, what);
+        only(q, origin, what, "in-flight-per-slot", "encoder-tokens-per-second", "over-quota");
+        int inFlight =
+                (int)
+                        positive(
+                                q.get("in-flight-per-slot"),
+                                base.inFlightPerSlot(),
+                                Integer.MAX_VALUE,
+                                origin,
+                                what + " in-flight-per-slot");
+        long tokens =
+                positive(
+                        q.get("encoder-tokens-per-second"),
+                        base.encoderTokensPerSecond(),
+                        Long.MAX_VALUE,
+                        origin,
+                        what + " encoder-tokens-per-second");
+        TenantQuotas.OverQuota over = base.overQuota();
+        Object o = q.get("over-quota");
+        if (o != null) {
+            over = null;
+            for (TenantQuotas.OverQuota candidate : TenantQuotas.OverQuota.values()) {
+                if (candidate.toString().equals(String.valueOf(o))) {
+                    over = candidate;
+                }
+            }
+            if (over == null) {
+                throw new TenantRegistryException(
+                        origin
+                                + ": "
+                                + what
+                                + " over-quota is '"
+                                + o
+                                + "'; use reject or backpressure");
+            }
+        }
+        return new TenantQuotas(inFlight, tokens, over);
+    }
+
+    private static long positive(
+            Object value, long otherwise, long max, String origin, String what) {
+        if (value == null) {
+            return otherwise;
+        }
+        if (value instanceof Number n
+                && !(value instanceof Double)
+                && n.longValue() >= 0
+                && n.longValue() <= max) {
+            return n.longValue();
+        }
+        throw new TenantRegistryException(
+                origin + ": " + what + " must be a whole number, 0 for no limit; found " + value);
     }
 
     private static Map<?, ?> map(Object value, String origin, String what) {

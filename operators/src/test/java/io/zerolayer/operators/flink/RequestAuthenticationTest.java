@@ -209,11 +209,8 @@ class RequestAuthenticationTest {
                                 ADMISSION,
                                 DEGRADE,
                                 new HotGraphSharder(2, 128, 25, 0.5))
-                        .withAuthentication(
-                                authenticator,
-                                tenantsFile.toString(),
-                                null,
-                                authenticator.replayWindow()));
+                        .withTenants(tenantsFile.toString(), null)
+                        .withAuthentication(authenticator, authenticator.replayWindow()));
     }
 
     private Path tenants(Map<String, byte[]> keys) throws Exception {

@@ -41,6 +41,32 @@ class TenantRegistryTest {
     }
 
     @Test
+    void quotasComeFromTheEntryThenTheFileDefaultsThenTheBuiltInOnes() {
+        TenantRegistry registry =
+                TenantRegistry.parse(
+                        """
+                        version: 1
+                        defaults:
+                          quotas: {in-flight-per-slot: 64, encoder-tokens-per-second: 100000}
+                        tenants:
+                          acme:
+                            keys: {k1: "%s"}
+                            quotas: {in-flight-per-slot: 8, over-quota: backpressure}
+                          globex:
+                            keys: {k1: "%s"}
+                        """
+                                .formatted(K1, K2),
+                        "tenants.yaml");
+        assertThat(registry.quotas("acme"))
+                .isEqualTo(new TenantQuotas(8, 100000, TenantQuotas.OverQuota.BACKPRESSURE));
+        assertThat(registry.quotas("globex"))
+                .isEqualTo(new TenantQuotas(64, 100000, TenantQuotas.OverQuota.REJECT));
+        assertThat(registry.quotas("not-registered")).isEqualTo(registry.quotas("globex"));
+        assertThat(TenantRegistry.of("solo", HexFormat.of().parseHex(K1)).quotas("solo"))
+                .isEqualTo(TenantQuotas.DEFAULT);
+    }
+
+    @Test
     void aRegistryOfItsOwnMakingRoundTrips() {
         byte[] key = HexFormat.of().parseHex(K1);
         TenantRegistry registry = TenantRegistry.of("demo \"quoted\"", key);
@@ -84,6 +110,20 @@ class TenantRegistryTest {
                 "version: 1\ntenants: {\"a\\nb\": {keys: {k1: '" + K1 + "'}}}",
                 "control character");
         assertRefused("version: 1\ntenants: [" + K1 + "]", "must be a mapping");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '" + K1 + "'}, quotas: {in-flight: 3}}}",
+                "unknown setting 'in-flight'");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '"
+                        + K1
+                        + "'}, quotas: {in-flight-per-slot: -1}}}",
+                "whole number");
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '" + K1 + "'}, quotas: {over-quota: drop}}}",
+                "use reject or backpressure");
+        assertRefused(
+                "version: 1\ndefaults: {quota: {}}\ntenants: {a: {keys: {k1: '" + K1 + "'}}}",
+                "unknown setting 'quota'");
     }
 
     private static void assertRefused(String yaml, String message) {

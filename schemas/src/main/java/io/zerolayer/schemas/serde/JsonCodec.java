@@ -33,7 +33,7 @@ public final class JsonCodec {
      * the contracts' max-prompt-bytes reaches the type check and is answered ZL030 instead of being
      * refused by the parser (Jackson's own default is 20 MB).
      */
-    static final int MAX_STRING_CHARS = 256 << 20;
+    public static final int MAX_STRING_CHARS = 256 << 20;
 
     private static final ObjectMapper MAPPER =
             new ObjectMapper(

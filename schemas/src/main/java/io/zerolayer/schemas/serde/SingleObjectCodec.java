@@ -41,6 +41,42 @@ public final class SingleObjectCodec<T extends SpecificRecordBase> {
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
 
+    /**
+     * Longest string or bytes field Avro reads here, unless the JVM sets its own limit: Avro sizes
+     * a field's array from the length the record claims, before reading it, so without a bound a
+     * record of a few bytes claiming a 2 GB string takes the heap. Far above any field a Kafka
+     * record can carry (and the same bound JSON strings have).
+     */
+    public static final int MAX_FIELD_BYTES = 256 << 20;
+
+    static {
+        boolean changed = false;
+        for (String limit :
+                new String[] {
+                    "org.apache.avro.limits.string.maxLength",
+                    "org.apache.avro.limits.bytes.maxLength"
+                }) {
+            if (System.getProperty(limit) == null) {
+                System.setProperty(limit, Integer.toString(MAX_FIELD_BYTES));
+                changed = true;
+            }
+        }
+        if (changed) {
+            try {
+                // Avro reads the limits once; have it read them again if it already did
+                var reset =
+                        org.apache.avro.SystemLimitException.class.getDeclaredMethod("resetLimits");
+                reset.setAccessible(true);
+                reset.invoke(null);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(SingleObjectCodec.class)
+                        .warn(
+                                "Avro's field length limits may not apply until restart: {}",
+                                e.toString());
+            }
+        }
+    }
+
     private SingleObjectCodec(Class<T> type) {
         this.type = type;
         this.schema = SpecificData.get().getSchema(type);

@@ -1,18 +1,17 @@
 package io.zerolayer.tests.testutils;
 
+import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.auth.RequestSignature;
 import io.zerolayer.schemas.auth.TenantCredentials;
-import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +28,7 @@ public final class TestTenants {
     public static final List<String> IDS =
             List.of(
                     "it", "acme", "globex", "initech", "kcat", "hostile", "t", "bench", "batch",
-                    "demo");
+                    "demo", "flood", "quiet");
 
     private static final SingleObjectCodec<AnalysisRequest> CODEC =
             SingleObjectCodec.of(AnalysisRequest.class);
@@ -77,24 +76,17 @@ public final class TestTenants {
      */
     public static void signIfRequest(
             ProducerRecord<byte[], byte[]> record, TenantRegistry tenants) {
-        AnalysisRequest request;
-        try {
-            Header type = record.headers().lastHeader(ZeroLayerHeaders.CONTENT_TYPE);
-            boolean json =
-                    type != null
-                            && new String(type.value(), StandardCharsets.UTF_8)
-                                    .startsWith(ZeroLayerHeaders.JSON);
-            request =
-                    json
-                            ? JsonCodec.readRequest(record.value(), Instant.now())
-                            : CODEC.decode(record.value());
-        } catch (RuntimeException | StackOverflowError notARequest) {
-            return;
-        }
-        String tenant = String.valueOf(request.getTenantId());
-        if (tenants.tenant(tenant).isPresent()) {
-            tenants.credentials(tenant)
-                    .sign(record.headers(), String.valueOf(request.getRequestId()), record.value());
+        Header type = record.headers().lastHeader(ZeroLayerHeaders.CONTENT_TYPE);
+        boolean json =
+                type != null
+                        && new String(type.value(), StandardCharsets.UTF_8)
+                                .startsWith(ZeroLayerHeaders.JSON);
+        // the ids only, as the job keys records: hostile bytes are not decoded here
+        String[] ids =
+                RequestKeys.claimedIds(
+                        record.value() == null ? new byte[0] : record.value(), json, CODEC);
+        if (ids != null && tenants.tenant(ids[0]).isPresent()) {
+            tenants.credentials(ids[0]).sign(record.headers(), ids[1], record.value());
         }
     }
 }

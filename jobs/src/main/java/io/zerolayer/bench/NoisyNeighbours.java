@@ -1,0 +1,125 @@
+package io.zerolayer.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.zerolayer.client.ZeroLayerClient;
+import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.operators.tenants.TenantRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The noisy-neighbour phase: tenant {@value #FLOOD} sends customer-service tickets at 5 × the job's
+ * maximum while tenant {@value #QUIET} sends them at 10 % of it; before, the quiet tenant alone at
+ * that rate. The flood's tenant has a small in-flight quota, so what it sends beyond is answered
+ * REJECTED at once; the quiet tenant's latency beside it against alone is the figure.
+ */
+final class NoisyNeighbours {
+    static final String QUIET = "quiet";
+    static final String FLOOD = "flood";
+
+    /** The flood's quota: requests in flight per slot, enough to keep a slot's batches full. */
+    static final int FLOOD_IN_FLIGHT_PER_SLOT = 16;
+
+    private final TenantRegistry registry;
+
+    private NoisyNeighbours(TenantRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Makes {@code conf}'s job verify the demo tenant and the two neighbours, with quotas. */
+    static NoisyNeighbours configure(Configuration conf) throws IOException {
+        Path file = Files.createTempFile("zerolayer-bench-tenants", ".yaml");
+        file.toFile().deleteOnExit();
+        SecureRandom random = new SecureRandom();
+        StringBuilder yaml = new StringBuilder("version: 1\ntenants:\n");
+        for (String tenant : new String[] {DemoTenant.ID, QUIET, FLOOD}) {
+            byte[] key = new byte[32];
+            random.nextBytes(key);
+            yaml.append("  ")
+                    .append(tenant)
+                    .append(":\n    keys: {k1: \"")
+                    .append(HexFormat.of().formatHex(key))
+                    .append("\"}\n");
+            if (tenant.equals(FLOOD)) {
+                yaml.append("    quotas: {in-flight-per-slot: ")
+                        .append(FLOOD_IN_FLIGHT_PER_SLOT)
+                        .append(", over-quota: reject}\n");
+            }
+        }
+        Files.writeString(file, yaml);
+        conf.set(PipelineOptions.TENANTS_FILE, file.toString());
+        return new NoisyNeighbours(TenantRegistry.load(file));
+    }
+
+    /** Runs the phases at {@code max}, zerolayer's customer-service maximum, into {@code rows}. */
+    void measure(BenchPlan plan, String bootstrap, Configuration conf, double max, ArrayNode rows)
+            throws Exception {
+        double quietRate = Math.max(0.5, max / 10);
+        double floodRate = max * 5;
+        double seconds = plan.openLoopSeconds();
+        try (ZeroLayerClient quiet = client(bootstrap, conf, QUIET);
+                ZeroLayerClient flood = client(bootstrap, conf, FLOOD)) {
+            LoadDriver quietDriver = new LoadDriver(quiet, QUIET);
+            LoadDriver floodDriver = new LoadDriver(flood, FLOOD);
+            BenchWorker.progress(
+                    plan.system(),
+                    String.format(
+                            Locale.ROOT,
+                            "noisy neighbour: quiet tenant alone at %.1f/s",
+                            quietRate));
+            LoadDriver.Phase alone =
+                    quietDriver.openLoop(
+                            Workload.CUSTOMER_SERVICE.stream(plan.seed() + 31),
+                            quietRate,
+                            2,
+                            seconds);
+            rows.add(BenchWorker.row(BenchWorker.QUIET_ALONE, 0.1, 0, alone));
+            BenchWorker.report(plan.system(), alone);
+
+            BenchWorker.progress(
+                    plan.system(),
+                    String.format(
+                            Locale.ROOT,
+                            "noisy neighbour: flood at %.1f/s beside the quiet tenant at %.1f/s",
+                            floodRate,
+                            quietRate));
+            CompletableFuture<LoadDriver.Phase> flooding =
+                    CompletableFuture.supplyAsync(
+                            () ->
+                                    floodDriver.openLoop(
+                                            Workload.CUSTOMER_SERVICE.stream(plan.seed() + 37),
+                                            floodRate,
+                                            2,
+                                            seconds));
+            Thread.sleep(2_000); // the flood under way first
+            LoadDriver.Phase beside =
+                    quietDriver.openLoop(
+                            Workload.CUSTOMER_SERVICE.stream(plan.seed() + 41),
+                            quietRate,
+                            0,
+                            seconds);
+            LoadDriver.Phase flooded = flooding.get();
+            rows.add(BenchWorker.row(BenchWorker.QUIET_BESIDE_FLOOD, 0.1, 0, beside));
+            BenchWorker.report(plan.system(), beside);
+            rows.add(BenchWorker.row(BenchWorker.FLOOD, 5, 0, flooded));
+            BenchWorker.report(plan.system(), flooded);
+        }
+    }
+
+    private ZeroLayerClient client(String bootstrap, Configuration conf, String tenant) {
+        return ZeroLayerClient.builder()
+                .bootstrapServers(bootstrap)
+                .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                .credentials(registry.credentials(tenant))
+                .timeout(Duration.ofMinutes(5))
+                .build();
+    }
+}
