@@ -164,7 +164,7 @@ final class BenchCommand implements Callable<Integer> {
             names = "--no-noisy-neighbour",
             description =
                     "Skip the noisy-neighbour phase (one tenant flooding zerolayer at 5 × its"
-                            + " customer-service maximum beside one at 10 %).")
+                            + " customer-service maximum beside one at 10 %%).")
     boolean noNoisyNeighbour;
 
     @Option(
