@@ -351,16 +351,21 @@ public final class PipelineOptions {
                     .enumType(ComplianceMode.class)
                     .defaultValue(ComplianceMode.STANDARD)
                     .withDescription(
-                            "standard, or strict: each request runs alone (bit-identical answers"
-                                    + " for the same input) with every compliance node (redact,"
-                                    + " audit) on. A request's 'compliance' attribute overrides"
-                                    + " it.");
+                            "The compliance level of tenants the tenant registry gives none:"
+                                    + " standard (1: cost records and graph ids), audited (2:"
+                                    + " plus the audit attributes and redaction on every"
+                                    + " response), or strict (3: plus each request alone, for"
+                                    + " bit-identical answers, nothing pruned). A request's"
+                                    + " 'compliance' attribute may ask for a higher level, never"
+                                    + " a lower one.");
 
     public static final ConfigOption<Map<String, String>> TENANT_COMPLIANCE_MODES =
             ConfigOptions.key("zerolayer.compliance.tenant-modes")
                     .mapType()
                     .defaultValue(Map.of())
-                    .withDescription("Compliance mode per tenant, e.g. 'bank:strict'.");
+                    .withDescription(
+                            "Compliance level per tenant, e.g. 'bank:strict,clinic:audited'; a"
+                                    + " level in the tenant registry comes first.");
 
     public static final ConfigOption<List<Integer>> GPU_DEVICE_IDS =
             ConfigOptions.key("zerolayer.gpu.device-ids")

@@ -75,7 +75,7 @@ class PipelineOptionsTest {
         Configuration mode = Configuration.fromMap(Map.of("zerolayer.compliance.mode", "lenient"));
         assertThatThrownBy(() -> mode.get(PipelineOptions.COMPLIANCE_MODE))
                 .hasMessageContaining("zerolayer.compliance.mode")
-                .hasStackTraceContaining("[standard, strict]");
+                .hasStackTraceContaining("[standard, audited, strict]");
         Configuration delivery =
                 Configuration.fromMap(
                         Map.of("zerolayer.replies.delivery-guarantee", "at_most_once"));
@@ -85,6 +85,6 @@ class PipelineOptionsTest {
                 Configuration.fromMap(Map.of("zerolayer.compliance.tenant-modes", "bank:lenient"));
         assertThatThrownBy(() -> PipelineOptions.execution(tenant))
                 .hasMessageContaining("zerolayer.compliance.tenant-modes, tenant 'bank'")
-                .hasMessageContaining("standard or strict");
+                .hasMessageContaining("standard, audited or strict");
     }
 }

@@ -117,13 +117,25 @@ public record ExecutionSettings(
                 Gpu.DEFAULTS);
     }
 
-    /** The compliance mode of a request: its {@code compliance} attribute, else its tenant's. */
-    public ComplianceMode complianceOf(String tenantId, Map<String, String> attributes) {
+    /**
+     * The compliance level of a request: its tenant's ({@code registered}, the tenant registry's,
+     * else the settings'), or higher when its {@code compliance} attribute asks — never lower.
+     *
+     * @param registered the level the tenant registry gives the tenant; null when it gives none
+     */
+    public ComplianceMode complianceOf(
+            String tenantId, Map<String, String> attributes, ComplianceMode registered) {
+        ComplianceMode tenant =
+                registered != null
+                        ? registered
+                        : tenantCompliance.getOrDefault(tenantId, complianceMode);
         String requested = attributes == null ? null : attributes.get("compliance");
-        if (requested != null) {
-            return ComplianceMode.ofAttribute(requested);
-        }
-        return tenantCompliance.getOrDefault(tenantId, complianceMode);
+        return ComplianceMode.max(tenant, ComplianceMode.ofAttribute(requested));
+    }
+
+    /** {@link #complianceOf(String, Map, ComplianceMode)} without a tenant registry. */
+    public ComplianceMode complianceOf(String tenantId, Map<String, String> attributes) {
+        return complianceOf(tenantId, attributes, null);
     }
 
     public ExecutionSettings withBatchSize(int size) {

@@ -144,7 +144,11 @@ public class GraphExecutorFunction
                         setup.prices(),
                         setup.cacheBounds(),
                         contracts.initial());
-        policy = new MicroBatchPolicy(execution);
+        // a registered tenant's compliance level is the registry's, read as it is reloaded
+        policy =
+                new MicroBatchPolicy(
+                        execution,
+                        tenant -> tenants == null ? null : tenants.current().compliance(tenant));
         BatchRunner runner =
                 new BatchRunner(
                         execution.mainPathTimeoutMillis(),

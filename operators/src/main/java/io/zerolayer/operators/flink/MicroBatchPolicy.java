@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * When an executor slot runs a key's requests, and how: the micro-batch size and queue delay of a
@@ -49,8 +50,24 @@ final class MicroBatchPolicy {
 
     private final ExecutionSettings execution;
 
+    /** The compliance level the tenant registry gives a tenant, or null (none registered). */
+    private final Function<String, ComplianceMode> registered;
+
     MicroBatchPolicy(ExecutionSettings execution) {
+        this(execution, tenant -> null);
+    }
+
+    MicroBatchPolicy(ExecutionSettings execution, Function<String, ComplianceMode> registered) {
         this.execution = execution;
+        this.registered = registered;
+    }
+
+    /** A request's compliance level: its tenant's, or higher when it asks. */
+    ComplianceMode compliance(AnalysisRequest request) {
+        return execution.complianceOf(
+                request.getTenantId(),
+                request.getAttributes(),
+                registered.apply(request.getTenantId()));
     }
 
     /** The micro-batch size of a graph: the plan's, unless the settings replace it. */
@@ -99,8 +116,7 @@ final class MicroBatchPolicy {
     }
 
     boolean strict(AnalysisRequest request) {
-        return execution.complianceOf(request.getTenantId(), request.getAttributes())
-                == ComplianceMode.STRICT;
+        return compliance(request) == ComplianceMode.STRICT;
     }
 
     /**
@@ -113,13 +129,18 @@ final class MicroBatchPolicy {
     }
 
     /**
-     * How a request runs: strict compliance forces every compliance node on and never prunes;
-     * standard runs the compliance nodes the request asks for ({@code redact=true}, {@code
-     * audit=true}) and prunes optional nodes under memory pressure.
+     * How a request runs: strict compliance (level 3) forces every compliance node on and never
+     * prunes; audited (level 2) forces them on and prunes other optional nodes under memory
+     * pressure; standard runs the compliance nodes the request asks for ({@code redact=true},
+     * {@code audit=true}) and prunes.
      */
     CompiledGraph.RunMode modeOf(AnalysisRequest request, boolean prune) {
-        if (strict(request)) {
+        ComplianceMode level = compliance(request);
+        if (level == ComplianceMode.STRICT) {
             return new CompiledGraph.RunMode(false, Set.copyOf(COMPLIANCE_NODES));
+        }
+        if (level == ComplianceMode.AUDITED) {
+            return new CompiledGraph.RunMode(prune, Set.copyOf(COMPLIANCE_NODES));
         }
         Map<String, String> attributes = request.getAttributes();
         Set<String> on = new HashSet<>();

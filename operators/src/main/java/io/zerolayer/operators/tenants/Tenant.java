@@ -8,8 +8,13 @@ import java.util.List;
  * @param id the tenant id requests carry
  * @param keys its active signing keys, one or two (two while a key is being rotated)
  * @param quotas how much it may hold, and what happens beyond
+ * @param compliance its compliance level; null: the settings' ({@code zerolayer.compliance.*})
  */
-public record Tenant(String id, List<TenantKey> keys, TenantQuotas quotas) {
+public record Tenant(
+        String id,
+        List<TenantKey> keys,
+        TenantQuotas quotas,
+        io.zerolayer.operators.execution.ComplianceMode compliance) {
     public Tenant {
         keys = List.copyOf(keys);
         java.util.Objects.requireNonNull(quotas, "quotas");

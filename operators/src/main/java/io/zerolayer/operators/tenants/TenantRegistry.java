@@ -1,5 +1,6 @@
 package io.zerolayer.operators.tenants;
 
+import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.schemas.auth.RequestSignature;
 import io.zerolayer.schemas.auth.TenantCredentials;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  *       2026-12: 5f0c…   # hex, at least 16 bytes: openssl rand -hex 32
  *       2027-01: 9a41…   # a second key while clients move to it
  *     quotas: {in-flight-per-slot: 16, encoder-tokens-per-second: 20000, over-quota: backpressure}
+ *     compliance-level: 3           # 1 standard, 2 audited, 3 strict; requests may ask for more
  * </pre>
  *
  * Parsing is strict: an unknown setting, a duplicate name, a short or non-hex key or a third key is
@@ -117,7 +119,7 @@ public final class TenantRegistry {
             String id = tenantId(e.getKey(), origin);
             String where = "tenant '" + id + "'";
             Map<?, ?> entry = map(e.getValue(), origin, where);
-            only(entry, origin, where, "keys", "quotas");
+            only(entry, origin, where, "keys", "quotas", "compliance-level");
             Map<?, ?> keys = map(entry.get("keys"), origin, where + " keys");
             if (keys.isEmpty() || keys.size() > MAX_KEYS) {
                 throw new TenantRegistryException(
@@ -160,7 +162,17 @@ public final class TenantRegistry {
                     entry.containsKey("quotas")
                             ? quotas(entry.get("quotas"), defaults, origin, where)
                             : defaults;
-            tenants.put(id, new Tenant(id, parsed, quotas));
+            ComplianceMode compliance = null;
+            if (entry.containsKey("compliance-level")) {
+                try {
+                    compliance =
+                            ComplianceMode.parse(String.valueOf(entry.get("compliance-level")));
+                } catch (IllegalArgumentException bad) {
+                    throw new TenantRegistryException(
+                            origin + ": " + where + " compliance-level: " + bad.getMessage());
+                }
+            }
+            tenants.put(id, new Tenant(id, parsed, quotas, compliance));
         }
         return new TenantRegistry(
                 tenants,
@@ -185,6 +197,12 @@ public final class TenantRegistry {
                                 .append(HexFormat.of().formatHex(key))
                                 .append("\"\n"));
         return yaml.toString();
+    }
+
+    /** A registered tenant's compliance level; null when the file sets none for it. */
+    public ComplianceMode compliance(String tenantId) {
+        Tenant t = tenants.get(tenantId);
+        return t == null ? null : t.compliance();
     }
 
     /** A tenant's quotas; for one not registered (auth none), the file's defaults. */

@@ -23,7 +23,7 @@ class ExecutionSettingsTest {
     }
 
     @Test
-    void complianceComesFromTheRequestThenTheTenantThenTheDefault() {
+    void aRequestMayRaiseItsTenantsComplianceLevelButNeverLowerIt() {
         ExecutionSettings s =
                 ExecutionSettings.DEFAULTS.withCompliance(
                         ComplianceMode.STANDARD, Map.of("bank", ComplianceMode.STRICT));
@@ -31,15 +31,25 @@ class ExecutionSettingsTest {
         assertThat(s.complianceOf("shop", Map.of())).isEqualTo(ComplianceMode.STANDARD);
         assertThat(s.complianceOf("shop", Map.of("compliance", "STRICT")))
                 .isEqualTo(ComplianceMode.STRICT);
+        assertThat(s.complianceOf("shop", Map.of("compliance", "2")))
+                .isEqualTo(ComplianceMode.AUDITED);
+        // a request cannot switch off its tenant's strict mode
         assertThat(s.complianceOf("bank", Map.of("compliance", "standard")))
-                .isEqualTo(ComplianceMode.STANDARD);
-        // a request's attribute never fails it; a setting that names no mode does, clearly
-        assertThat(s.complianceOf("bank", Map.of("compliance", "lenient")))
+                .isEqualTo(ComplianceMode.STRICT);
+        // the registry's level for a tenant comes before the settings'
+        assertThat(s.complianceOf("bank", Map.of(), ComplianceMode.AUDITED))
+                .isEqualTo(ComplianceMode.AUDITED);
+        assertThat(s.complianceOf("shop", Map.of("compliance", "audited"), ComplianceMode.STRICT))
+                .isEqualTo(ComplianceMode.STRICT);
+        // a request's attribute never fails it; a setting that names no level does, clearly
+        assertThat(s.complianceOf("shop", Map.of("compliance", "lenient")))
                 .isEqualTo(ComplianceMode.STANDARD);
         assertThatThrownBy(() -> ComplianceMode.parse("lenient"))
-                .hasMessageContaining("standard or strict");
+                .hasMessageContaining("standard, audited or strict (1, 2 or 3)");
         assertThat(ComplianceMode.parse(" Strict ")).isEqualTo(ComplianceMode.STRICT);
+        assertThat(ComplianceMode.parse("2")).isEqualTo(ComplianceMode.AUDITED);
         assertThat(ComplianceMode.STRICT).hasToString("strict");
+        assertThat(ComplianceMode.STRICT.level()).isEqualTo(3);
         assertThatThrownBy(() -> s.withMemory(1.5, -1)).hasMessageContaining("between 0 and 1");
     }
 }

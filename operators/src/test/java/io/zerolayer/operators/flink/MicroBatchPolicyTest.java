@@ -60,6 +60,20 @@ class MicroBatchPolicyTest {
     }
 
     @Test
+    void theTenantRegistrysLevelComesFirstAndARequestCannotGoBelowIt() {
+        MicroBatchPolicy registered =
+                new MicroBatchPolicy(
+                        ExecutionSettings.DEFAULTS.withCompliance(
+                                ComplianceMode.STANDARD, Map.of("bank", ComplianceMode.STRICT)),
+                        tenant -> tenant.equals("shop") ? ComplianceMode.STRICT : null);
+        assertThat(registered.strict(shop)).isTrue();
+        assertThat(registered.strict(request("shop", Map.of("compliance", "standard")))).isTrue();
+        assertThat(registered.strict(bank)).as("the settings' level, unregistered").isTrue();
+        assertThat(registered.compliance(request("other", Map.of())))
+                .isEqualTo(ComplianceMode.STANDARD);
+    }
+
+    @Test
     void theNextBatchTakesAtMostItsSizeAndAtLeastOne() {
         assertThat(MicroBatchPolicy.take(10, 4)).isEqualTo(4);
         assertThat(MicroBatchPolicy.take(3, 4)).isEqualTo(3);
@@ -78,6 +92,12 @@ class MicroBatchPolicyTest {
                 .containsExactly("redact");
         assertThat(policy.runsAlone(bank)).isTrue();
         assertThat(policy.runsAlone(shop)).isFalse();
+        // level 2: both compliance nodes on every response, still batched and still pruning
+        AnalysisRequest audited = request("shop", Map.of("compliance", "audited"));
+        assertThat(policy.modeOf(audited, true).compliance())
+                .containsExactlyInAnyOrder("redact", "audit");
+        assertThat(policy.modeOf(audited, true).pruneOptional()).isTrue();
+        assertThat(policy.runsAlone(audited)).isFalse();
         assertThat(
                         new MicroBatchPolicy(ExecutionSettings.DEFAULTS.withBatchSize(1))
                                 .runsAlone(shop))

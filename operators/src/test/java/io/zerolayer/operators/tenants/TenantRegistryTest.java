@@ -67,6 +67,30 @@ class TenantRegistryTest {
     }
 
     @Test
+    void aTenantsComplianceLevelIsReadByNameOrNumberAndOtherwiseLeftToTheSettings() {
+        TenantRegistry registry =
+                TenantRegistry.parse(
+                        """
+                        version: 1
+                        tenants:
+                          bank: {keys: {k1: "%s"}, compliance-level: 3}
+                          clinic: {keys: {k1: "%s"}, compliance-level: audited}
+                          shop: {keys: {k1: "%s"}}
+                        """
+                                .formatted(K1, K2, K1.replace('5', '6')),
+                        "tenants.yaml");
+        assertThat(registry.compliance("bank"))
+                .isEqualTo(io.zerolayer.operators.execution.ComplianceMode.STRICT);
+        assertThat(registry.compliance("clinic"))
+                .isEqualTo(io.zerolayer.operators.execution.ComplianceMode.AUDITED);
+        assertThat(registry.compliance("shop")).isNull();
+        assertThat(registry.compliance("unknown")).isNull();
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '" + K1 + "'}, compliance-level: 4}}",
+                "compliance-level");
+    }
+
+    @Test
     void aRegistryOfItsOwnMakingRoundTrips() {
         byte[] key = HexFormat.of().parseHex(K1);
         TenantRegistry registry = TenantRegistry.of("demo \"quoted\"", key);
