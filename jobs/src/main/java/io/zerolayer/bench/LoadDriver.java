@@ -30,6 +30,14 @@ final class LoadDriver {
     private final ZeroLayerClient client;
     private final String tenant;
 
+    /**
+     * Makes every request id this driver sends unique: the workloads' streams number their requests
+     * from 0 in each phase, and the job refuses a tenant's request id it has seen within the replay
+     * window (docs/tenants.md), as a real client's retry with an old id would be.
+     */
+    private final java.util.concurrent.atomic.AtomicLong sent =
+            new java.util.concurrent.atomic.AtomicLong();
+
     LoadDriver(ZeroLayerClient client, String tenant) {
         this.client = client;
         this.tenant = tenant;
@@ -154,7 +162,7 @@ final class LoadDriver {
         o.kind = r.kind();
         AnalysisRequest request =
                 AnalysisRequest.newBuilder()
-                        .setRequestId(r.id())
+                        .setRequestId(r.id() + "#" + sent.incrementAndGet())
                         .setTenantId(tenant)
                         .setPrompt(r.prompt())
                         .setSubmittedAt(submittedAt)

@@ -72,6 +72,14 @@ class NoisyNeighbourITCase {
                 """
                         .formatted(hex("flood"), hex("quiet")));
         JOB.conf().set(PipelineOptions.TENANTS_FILE, tenants.toString());
+        // the job's own sharding, which gives a flooding tenant keys of its own (the test jobs'
+        // one shard a graph keeps compile counts exact elsewhere)
+        JOB.conf()
+                .set(PipelineOptions.LOAD_PER_SHARD, PipelineOptions.LOAD_PER_SHARD.defaultValue());
+        JOB.conf()
+                .set(
+                        PipelineOptions.REQUESTS_PER_SHARD,
+                        PipelineOptions.REQUESTS_PER_SHARD.defaultValue());
         JOB.start();
         try (ZeroLayerClient quiet = client("quiet");
                 ZeroLayerClient flood = client("flood")) {

@@ -397,6 +397,7 @@ public class DecodeAndClassifyFunction
         String shardKey =
                 sharder.shardKey(
                         decision.structureId(),
+                        request.getTenantId(),
                         estimate.encodeMillis(),
                         estimate.batches(),
                         receivedAt);

@@ -25,6 +25,13 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * nothing to gain from keeping its requests together, so it always takes every slot this way; many
  * such graphs of a mixed stream would otherwise each sit on the slot its hash picked.
  *
+ * <p>A tenant whose own requests of a graph would keep a slot busy {@code loadPerShard} of the time
+ * gets keys of its own for the graph: its requests batch with each other (there are enough of
+ * them), and the graph's other tenants keep theirs. A slot runs one batch of a key at a time, so
+ * without this a flooding tenant's batches would hold every other tenant's requests of the same
+ * graph behind them; with it, they are batches of different keys, which the slot orders by each
+ * tenant's share ({@link TenantShares}).
+ *
  * <p>One instance per classifier subtask; it sees that subtask's share of the traffic and scales it
  * by the number of classifier subtasks to estimate the graph's total rate. Each balances its own
  * share, so together they balance the whole.
@@ -39,6 +46,12 @@ public final class HotGraphSharder implements Serializable {
     private final double loadPerShard;
     private transient int observers;
     private transient Map<String, GraphTraffic> traffic;
+
+    /** Each tenant's requests of each graph lately, by graph id and tenant. */
+    private transient Map<String, Traffic> tenantTraffic;
+
+    /** Between a graph id and a tenant in the graph id of a tenant's own keys. */
+    static final String TENANT_MARK = "@";
 
     /** How fast a slot's recent load is forgotten: its time constant. */
     static final double LOAD_DECAY_MILLIS = 1_000;
@@ -87,6 +100,30 @@ public final class HotGraphSharder implements Serializable {
                         return size() > TRACKED_GRAPHS;
                     }
                 };
+        this.tenantTraffic =
+                new LinkedHashMap<>(64, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, Traffic> eldest) {
+                        return size() > TRACKED_GRAPHS;
+                    }
+                };
+    }
+
+    /**
+     * {@link #shardKey(String, double, boolean, long)} for a request of {@code tenant}: on the
+     * graph's shared keys, or on keys of the tenant's own when its requests of the graph alone
+     * carry {@code loadPerShard} of a slot.
+     */
+    public String shardKey(
+            String graphId, String tenant, double encodeMillis, boolean batches, long nowMillis) {
+        Traffic t =
+                tenantTraffic.computeIfAbsent(
+                        graphId + TENANT_MARK + tenant, k -> new Traffic(nowMillis));
+        t.record(encodeMillis, nowMillis);
+        t.roll(nowMillis);
+        double load = Math.max(t.lastLoad, t.encodeMillisInWindow / 1000.0) * observers;
+        String keyedAs = load >= loadPerShard ? graphId + TENANT_MARK + tenant : graphId;
+        return shardKey(keyedAs, encodeMillis, batches, nowMillis);
     }
 
     /**
@@ -168,28 +205,16 @@ public final class HotGraphSharder implements Serializable {
                 shardKey, maxParallelism, executorParallelism);
     }
 
-    private final class GraphTraffic {
-        /** keys[i] lands on slots[i] = (home + i) mod parallelism. */
-        final String[] keys = new String[executorParallelism];
-
-        final int[] slots = new int[executorParallelism];
-
+    /** A stream of requests' rate and estimated encode load, over one-second windows. */
+    private static class Traffic {
         long windowStart;
         int inWindow;
         double encodeMillisInWindow;
         double lastRate;
         double lastLoad;
 
-        GraphTraffic(String graphId, long now) {
+        Traffic(long now) {
             windowStart = now;
-            int home = slotOf(homeKey(graphId));
-            for (int shard = 0, salt = 0; shard < executorParallelism; salt++) {
-                String key = graphId + "#" + salt;
-                if (slotOf(key) == (home + shard) % executorParallelism) {
-                    slots[shard] = slotOf(key);
-                    keys[shard++] = key;
-                }
-            }
         }
 
         /** Counts one arrival. */
@@ -213,6 +238,25 @@ public final class HotGraphSharder implements Serializable {
                 windowStart = now;
                 inWindow = 0;
                 encodeMillisInWindow = 0;
+            }
+        }
+    }
+
+    private final class GraphTraffic extends Traffic {
+        /** keys[i] lands on slots[i] = (home + i) mod parallelism. */
+        final String[] keys = new String[executorParallelism];
+
+        final int[] slots = new int[executorParallelism];
+
+        GraphTraffic(String graphId, long now) {
+            super(now);
+            int home = slotOf(homeKey(graphId));
+            for (int shard = 0, salt = 0; shard < executorParallelism; salt++) {
+                String key = graphId + "#" + salt;
+                if (slotOf(key) == (home + shard) % executorParallelism) {
+                    slots[shard] = slotOf(key);
+                    keys[shard++] = key;
+                }
             }
         }
     }

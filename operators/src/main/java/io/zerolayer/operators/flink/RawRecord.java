@@ -35,6 +35,16 @@ public class RawRecord {
 
     public RawRecord() {}
 
+    /** Sets the headers from Kafka's, in order; a header without a value gets an empty one. */
+    public void setHeaders(org.apache.kafka.common.header.Header[] headers) {
+        headerKeys = new String[headers.length];
+        headerValues = new byte[headers.length][];
+        for (int i = 0; i < headers.length; i++) {
+            headerKeys[i] = headers[i].key();
+            headerValues[i] = headers[i].value() == null ? new byte[0] : headers[i].value();
+        }
+    }
+
     /** The last value of a header, or null. */
     public byte[] header(String name) {
         for (int i = headerKeys.length - 1; i >= 0; i--) {

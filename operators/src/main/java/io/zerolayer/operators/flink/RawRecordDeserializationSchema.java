@@ -4,7 +4,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.TimestampType;
 
 /** Copies each Kafka record into a {@link RawRecord}; never fails, whatever the bytes. */
@@ -20,13 +19,7 @@ public final class RawRecordDeserializationSchema
         raw.logAppendTime = record.timestampType() == TimestampType.LOG_APPEND_TIME;
         raw.key = record.key();
         raw.value = record.value();
-        Header[] headers = record.headers().toArray();
-        raw.headerKeys = new String[headers.length];
-        raw.headerValues = new byte[headers.length][];
-        for (int i = 0; i < headers.length; i++) {
-            raw.headerKeys[i] = headers[i].key();
-            raw.headerValues[i] = headers[i].value() == null ? new byte[0] : headers[i].value();
-        }
+        raw.setHeaders(record.headers().toArray());
         out.collect(raw);
     }
 

@@ -21,23 +21,33 @@ import java.util.function.Function;
  *
  * <p><b>Order: virtual clocks.</b> Each tenant has a virtual clock of the slot's time it has been
  * given: a batch advances the clock of each request's tenant by the request's estimated encode time
- * times the number of tenants with work in the slot, starting no earlier than the request arrived.
- * A request's due time (what the slot's inference thread orders batches by, earliest first) counts
- * from that start rather than from its arrival. A tenant sending less than its share keeps its
- * clock at the present, so its requests are due as if alone; one sending more runs its clock ahead,
- * and its requests are due later the further it is ahead — it is served at its share and waits for
- * the rest, without starving anyone. Its {@code deadline}s cannot pull it back before its clock.
- * This is Zhang's VirtualClock (1990) with equal weights, on the due-time order of issue 23; it was
- * chosen over round-robin between tenants because it composes with deadlines and slicing and needs
- * no per-tenant queue. Within one graph's queue, the next batch takes requests tenant by tenant in
- * the order of their clocks, so a flood on a graph does not push others of that graph back. Clocks
- * and counts live in the slot's memory: they order work, they are not state, and after a restore
- * they start afresh.
+ * times the number of tenants sharing the slot (with work in it, or sending to it in the last
+ * {@value #ACTIVE_MILLIS} ms: a light tenant has nothing in flight most of the time), starting no
+ * earlier than the request arrived. A request's due time (what the slot's inference thread orders
+ * batches by, earliest first) counts from that start rather than from its arrival. A tenant sending
+ * less than its share keeps its clock at the present, so its requests are due as if alone; one
+ * sending more runs its clock ahead, and its requests are due later the further it is ahead — it is
+ * served at its share and waits for the rest, without starving anyone. Its {@code deadline}s cannot
+ * pull it back before its clock. This is Zhang's VirtualClock (1990) with equal weights, on the
+ * due-time order of issue 23; it was chosen over round-robin between tenants because it composes
+ * with deadlines and slicing and needs no per-tenant queue. Within one graph's queue, the next
+ * batch takes requests tenant by tenant in the order of their clocks, so a flood on a graph does
+ * not push others of that graph back. Clocks and counts live in the slot's memory: they order work,
+ * they are not state, and after a restore they start afresh.
  */
 final class TenantShares {
     private final Function<String, TenantQuotas> quotas;
     private final Map<String, Integer> inFlight = new HashMap<>();
     private final Map<String, Long> clocks = new HashMap<>();
+
+    /** When each tenant last sent a request here. */
+    private final Map<String, Long> lastSeen = new HashMap<>();
+
+    /**
+     * How long a tenant counts as sharing the slot after its last request: a light tenant has
+     * nothing in flight most of the time, yet its share is due whenever it sends.
+     */
+    static final long ACTIVE_MILLIS = 2_000;
 
     /**
      * @param quotas each tenant's quotas
@@ -69,11 +79,13 @@ final class TenantShares {
                     retryAfter);
         }
         inFlight.merge(tenant, 1, Integer::sum);
+        lastSeen.put(tenant, nowMillis);
         if (++admitted % SWEEP_EVERY == 0) {
             // a clock in the past with nothing in flight says nothing: forget it, so claimed
-            // tenant ids (auth none) cannot grow the map
+            // tenant ids (auth none) cannot grow the maps
             clocks.entrySet()
                     .removeIf(e -> e.getValue() <= nowMillis && !inFlight.containsKey(e.getKey()));
+            lastSeen.entrySet().removeIf(e -> e.getValue() < nowMillis - ACTIVE_MILLIS);
         }
         return null;
     }
@@ -98,9 +110,15 @@ final class TenantShares {
         inFlight.computeIfPresent(tenant, (t, n) -> n <= 1 ? null : n - 1);
     }
 
-    /** Tenants holding requests in this slot now. */
-    int activeTenants() {
-        return Math.max(1, inFlight.size());
+    /** Tenants sharing this slot: holding requests in it, or sending in the last seconds. */
+    int activeTenants(long nowMillis) {
+        int active = 0;
+        for (Map.Entry<String, Long> e : lastSeen.entrySet()) {
+            if (inFlight.containsKey(e.getKey()) || e.getValue() >= nowMillis - ACTIVE_MILLIS) {
+                active++;
+            }
+        }
+        return Math.max(1, active);
     }
 
     /**
@@ -118,7 +136,7 @@ final class TenantShares {
 
     private long due(List<RoutedRequest> batch, long nowMillis, boolean advance) {
         Map<String, Long> seen = advance ? clocks : new HashMap<>(clocks);
-        int tenants = activeTenants();
+        int tenants = activeTenants(nowMillis);
         long due = Long.MAX_VALUE;
         for (RoutedRequest r : batch) {
             String tenant = r.request().getTenantId();

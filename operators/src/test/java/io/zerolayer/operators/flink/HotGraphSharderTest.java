@@ -15,6 +15,30 @@ class HotGraphSharderTest {
     }
 
     @Test
+    void aTenantHeavyEnoughToFillBatchesAloneGetsKeysOfItsOwnAndTheOthersKeepTheShared() {
+        // a slot a shard by load, and a graph slow enough that the requests' rate never asks
+        HotGraphSharder s = new HotGraphSharder(2, 128, 1e12, 0.5);
+        s.open(1);
+        Set<String> quiet = new HashSet<>();
+        Set<String> flood = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            long now = i * 10L; // 100 requests a second of 30 ms: 3 slots of load
+            String key = s.shardKey("g", "flood", 30, true, now);
+            if (now >= 200) { // 17 requests of 30 ms show half a slot of load
+                flood.add(key);
+            }
+            if (i % 20 == 0) {
+                quiet.add(s.shardKey("g", "quiet", 30, true, now)); // 5/s: 0.15 of a slot
+            }
+        }
+        assertThat(quiet).allSatisfy(k -> assertThat(k).startsWith("g#"));
+        assertThat(flood)
+                .as("keys of its own once its load shows")
+                .isNotEmpty()
+                .allSatisfy(k -> assertThat(k).startsWith("g@flood#"));
+    }
+
+    @Test
     void aColdGraphStaysOnOneSlot() {
         HotGraphSharder s = sharder(4, 25, 1);
         Set<String> keys = new HashSet<>();

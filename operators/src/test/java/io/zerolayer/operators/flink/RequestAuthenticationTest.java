@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -232,13 +231,7 @@ class RequestAuthenticationTest {
         }
         who.sign(headers, id, value, timestamp);
         RawRecord raw = FlinkFunctionsTest.raw(value);
-        Header[] all = headers.toArray();
-        raw.headerKeys = new String[all.length];
-        raw.headerValues = new byte[all.length][];
-        for (int i = 0; i < all.length; i++) {
-            raw.headerKeys[i] = all[i].key();
-            raw.headerValues[i] = all[i].value();
-        }
+        raw.setHeaders(headers.toArray());
         return raw;
     }
 

@@ -19,6 +19,7 @@ public final class BenchMain {
                                         .include(ClassifyBenchmark.class.getSimpleName())
                                         .include(CompileBenchmark.class.getSimpleName())
                                         .include(BatchingBenchmark.class.getSimpleName())
+                                        .include(AuthenticationBenchmark.class.getSimpleName())
                                         .build())
                         .run();
         System.out.println();
@@ -30,6 +31,20 @@ public final class BenchMain {
                         Locale.ROOT,
                         "  %-18s %,12.3f ± %,.3f %s%n",
                         benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                        r.getPrimaryResult().getScore(),
+                        r.getPrimaryResult().getScoreError(),
+                        r.getPrimaryResult().getScoreUnit());
+            }
+        }
+        System.out.println("a tenant's signature (ids the job keys by; HMAC check):");
+        for (RunResult r : results) {
+            String benchmark = r.getParams().getBenchmark();
+            if (benchmark.contains("AuthenticationBenchmark")) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  %-12s %-6s %,10.2f ± %,.2f %s%n",
+                        benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                        r.getParams().getParam("size"),
                         r.getPrimaryResult().getScore(),
                         r.getPrimaryResult().getScoreError(),
                         r.getPrimaryResult().getScoreUnit());

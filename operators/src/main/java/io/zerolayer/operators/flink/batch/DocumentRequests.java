@@ -28,7 +28,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
@@ -265,13 +264,7 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
         if (credentials != null) {
             RecordHeaders headers = new RecordHeaders();
             credentials.sign(headers, request.getRequestId(), raw.value);
-            Header[] all = headers.toArray();
-            raw.headerKeys = new String[all.length];
-            raw.headerValues = new byte[all.length][];
-            for (int i = 0; i < all.length; i++) {
-                raw.headerKeys[i] = all[i].key();
-                raw.headerValues[i] = all[i].value();
-            }
+            raw.setHeaders(headers.toArray());
         }
         out.collect(raw);
     }
