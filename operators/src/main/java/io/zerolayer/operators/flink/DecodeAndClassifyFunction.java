@@ -10,7 +10,6 @@ import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.tenants.EncoderTokenBuckets;
-import io.zerolayer.operators.tenants.TenantKey;
 import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
@@ -21,10 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.StateTtlConfig;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
@@ -71,21 +66,13 @@ public class DecodeAndClassifyFunction
     private transient MetricGroup metrics;
     private transient Map<String, Counter> rejectedCodes;
 
-    /** Verifies senders; null when zerolayer.auth.mode is none. */
-    private RequestAuthenticator authenticator;
+    /** Verifies senders and refuses replays; null when zerolayer.auth.mode is none. */
+    private TenantDoor door;
 
     private TenantsInForce tenants;
 
-    /** How long a verified request id is remembered; null: ids are not checked for replays. */
-    private Duration replayWindow;
-
-    private transient ValueState<Boolean> seen;
-
     /** Each tenant's encoder-token allowance in this subtask; null without tenants. */
     private transient EncoderTokenBuckets tokens;
-
-    private transient Map<String, Counter> unauthenticated;
-    private transient Map<String, Counter> verifiedByKey;
 
     /** The slot hardware load estimates are made for; null: a nominal CPU (tests, tools). */
     private String hardwareSetting;
@@ -148,8 +135,7 @@ public class DecodeAndClassifyFunction
             throw new IllegalStateException(
                     "Requests are verified against tenants: set them first");
         }
-        this.authenticator = authenticator;
-        this.replayWindow = replayWindow;
+        this.door = new TenantDoor(authenticator, replayWindow);
         return this;
     }
 
@@ -188,23 +174,14 @@ public class DecodeAndClassifyFunction
         rejected = metrics.counter("requests_rejected_total");
         safeMode = metrics.counter("requests_safe_mode_total");
         rejectedCodes = new HashMap<>();
-        unauthenticated = new HashMap<>();
-        verifiedByKey = new HashMap<>();
         if (tenants != null) {
             tenants.open();
             tokens =
                     new EncoderTokenBuckets(
                             getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         }
-        if (authenticator != null && replayWindow != null) {
-            ValueStateDescriptor<Boolean> ids =
-                    new ValueStateDescriptor<>("verified-request-id", Types.BOOLEAN);
-            ids.enableTimeToLive(
-                    StateTtlConfig.newBuilder(replayWindow)
-                            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                            .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                            .build());
-            seen = getRuntimeContext().getState(ids);
+        if (door != null) {
+            door.open(getRuntimeContext());
         }
         sharder.open(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
@@ -293,51 +270,10 @@ public class DecodeAndClassifyFunction
         } catch (RuntimeException | StackOverflowError e) {
             deadLetters.inc();
             if (e instanceof UnauthenticatedRequestException refused) {
-                // flink_..._operator_reason_requests_unauthenticated_total{reason="bad-signature"}
-                unauthenticated
-                        .computeIfAbsent(
-                                refused.reason().label(),
-                                r ->
-                                        metrics.addGroup("reason", r)
-                                                .counter("requests_unauthenticated_total"))
-                        .inc();
+                door.refused(refused);
             }
             ctx.output(DEAD_LETTERS, new DeadLetter(raw, e));
         }
-    }
-
-    /**
-     * Verifies the sender of a decoded request, before anything about it is answered.
-     *
-     * @throws UnauthenticatedRequestException when it cannot be verified or was seen before
-     */
-    private void authenticate(RawRecord raw, AnalysisRequest request, long now) throws Exception {
-        if (authenticator == null) {
-            return;
-        }
-        String tenantId = request.getTenantId() == null ? "" : request.getTenantId();
-        String requestId = request.getRequestId() == null ? "" : request.getRequestId();
-        TenantKey key = authenticator.verify(raw, tenantId, requestId, tenants.current(), now);
-        if (seen != null && seen.value() != null) {
-            throw new UnauthenticatedRequestException(
-                    UnauthenticatedRequestException.Reason.REPLAYED,
-                    "tenant '"
-                            + tenantId
-                            + "' already sent request '"
-                            + InvalidRequestException.excerpt(requestId)
-                            + "' within the replay window ("
-                            + authenticator.replayWindow().toSeconds()
-                            + " s); a new request needs a new requestId");
-        }
-        // which key signs, per tenant: an operator retires the old key of a rotation at zero
-        verifiedByKey
-                .computeIfAbsent(
-                        tenantId + "\n" + key.id(),
-                        k ->
-                                metrics.addGroup("tenant", tenantId)
-                                        .addGroup("key", key.id())
-                                        .counter("requests_verified_total"))
-                .inc();
     }
 
     private void route(RawRecord raw, ReadOnlyContext ctx, Collector<RoutedRequest> out)
@@ -350,12 +286,12 @@ public class DecodeAndClassifyFunction
                                 raw.value == null ? new byte[0] : raw.value,
                                 Instant.ofEpochMilli(raw.timestamp))
                         : codec.decode(raw.value);
-        authenticate(raw, request, receivedAt);
+        if (door != null) {
+            door.verify(raw, request, tenants.current(), receivedAt);
+        }
         admission.admit(request, route);
-        if (seen != null) {
-            // the id is taken once the request will be answered: one refused at the door (a bad
-            // reply topic, say) may be sent again, corrected, under its id
-            seen.update(Boolean.TRUE);
+        if (door != null) {
+            door.taken();
         }
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
