@@ -51,13 +51,18 @@ public record ExecutionPlan(
      * of one request); 0 when the plan has none. What a tenant's token quota counts.
      */
     public long encoderTokensPerRequest() {
+        double tokens = encodeTokens();
+        return Double.isNaN(tokens) ? 0 : Math.round(tokens);
+    }
+
+    /** The encode node's estimated padded tokens of one request; NaN when it has none. */
+    private double encodeTokens() {
         Map<String, String> p = node("encode").params();
         String sequences = p.get("estimate.sequences");
         String seqLen = p.get("estimate.seq-len");
-        if (sequences == null || seqLen == null) {
-            return 0;
-        }
-        return Math.round(Double.parseDouble(sequences) * Double.parseDouble(seqLen));
+        return sequences == null || seqLen == null
+                ? Double.NaN
+                : Double.parseDouble(sequences) * Double.parseDouble(seqLen);
     }
 
     /**
@@ -66,14 +71,11 @@ public record ExecutionPlan(
      * {@link Long#MAX_VALUE} when {@code micros} is, or the plan has no estimate.
      */
     public long paddedTokensWithin(long micros) {
-        Map<String, String> p = node("encode").params();
-        String estimate = p.get("estimate.micros");
-        String sequences = p.get("estimate.sequences");
-        String seqLen = p.get("estimate.seq-len");
-        if (micros == Long.MAX_VALUE || estimate == null || sequences == null || seqLen == null) {
+        String estimate = node("encode").params().get("estimate.micros");
+        double tokens = encodeTokens();
+        if (micros == Long.MAX_VALUE || estimate == null || Double.isNaN(tokens)) {
             return Long.MAX_VALUE;
         }
-        double tokens = Double.parseDouble(sequences) * Double.parseDouble(seqLen);
         double perToken = Double.parseDouble(estimate) / tokens;
         if (!(perToken > 0) || !(tokens > 0)) {
             return Long.MAX_VALUE;

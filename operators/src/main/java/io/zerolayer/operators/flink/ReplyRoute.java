@@ -32,12 +32,14 @@ public class ReplyRoute {
         route.sourceTopic = raw.topic;
         route.sourcePartition = raw.partition;
         route.sourceOffset = raw.offset;
-        String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
-        route.json =
-                contentType != null
-                        && contentType
-                                .toLowerCase(java.util.Locale.ROOT)
-                                .startsWith(ZeroLayerHeaders.JSON);
+        route.json = isJson(raw);
         return route;
+    }
+
+    /** Whether a record says it is JSON ({@code content-type: application/json}); else Avro. */
+    static boolean isJson(RawRecord raw) {
+        String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
+        return contentType != null
+                && contentType.toLowerCase(java.util.Locale.ROOT).startsWith(ZeroLayerHeaders.JSON);
     }
 }

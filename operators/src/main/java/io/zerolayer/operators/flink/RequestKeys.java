@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.io.IOException;
@@ -56,14 +55,8 @@ public final class RequestKeys extends RichMapFunction<RawRecord, RawRecord> {
     /** The key of a record: never fails, whatever its bytes. */
     static String key(RawRecord raw, SingleObjectCodec<AnalysisRequest> codec) {
         try {
-            String contentType = raw.headerString(ZeroLayerHeaders.CONTENT_TYPE);
-            boolean json =
-                    contentType != null
-                            && contentType
-                                    .toLowerCase(java.util.Locale.ROOT)
-                                    .startsWith(ZeroLayerHeaders.JSON);
             byte[] value = raw.value == null ? new byte[0] : raw.value;
-            String[] ids = json ? jsonIds(value) : avroIds(value, codec);
+            String[] ids = ReplyRoute.isJson(raw) ? jsonIds(value) : avroIds(value, codec);
             if (ids != null) {
                 // length-prefixed: no tenant/request pair can take another pair's key
                 return ids[0].length() + ":" + ids[0] + "/" + ids[1];

@@ -1,6 +1,6 @@
 package io.zerolayer.operators.tenants;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -11,7 +11,20 @@ import java.util.Map;
  * good.
  */
 public final class EncoderTokenBuckets {
-    private final Map<String, double[]> buckets = new HashMap<>(); // {tokens, at millis}
+    /**
+     * Tenants with a bucket; the least recently seen beyond are forgotten (their bucket refills).
+     */
+    static final int TRACKED_TENANTS = 10_000;
+
+    // {tokens, at millis}; bounded, so tenant ids a request merely claims (auth none) cannot grow
+    // it
+    private final Map<String, double[]> buckets =
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, double[]> eldest) {
+                    return size() > TRACKED_TENANTS;
+                }
+            };
     private final int shares;
 
     /**

@@ -65,9 +65,8 @@ public final class TestTenants {
 
     /** A test tenant's key: derived from its id, so every run and process agrees. */
     public static byte[] key(String tenant) {
-        return RequestSignature.sha256Hex(("zerolayer-test:" + tenant).getBytes())
-                .substring(0, 64)
-                .transform(java.util.HexFormat.of()::parseHex);
+        return java.util.HexFormat.of()
+                .parseHex(RequestSignature.sha256Hex(("zerolayer-test:" + tenant).getBytes()));
     }
 
     /**
