@@ -299,7 +299,7 @@ public class DecodeAndClassifyFunction
         RequestDecision decision;
         if (classified.compiles()) {
             decision = RequestDecision.of(classified, compiler);
-        } else if (classified.abnormal() && policy.degrades(request.getTenantId())) {
+        } else if (classified.abnormal() && degrades(request.getTenantId())) {
             decision = RequestDecision.safe(classified, compiler);
         } else {
             classified.diagnostics().stream()
@@ -350,6 +350,18 @@ public class DecodeAndClassifyFunction
      * answered REJECTED (ZL095) here, before it reaches an executor. A tenant set to backpressure
      * goes on, and waits for its share in its slot.
      */
+    /**
+     * Whether a tenant's prompts of abnormal structure are served by the SAFE graph: the tenant
+     * registry's {@code safe-mode} for it, else the settings'.
+     */
+    private boolean degrades(String tenant) {
+        SafeModePolicy.Policy registered =
+                tenants == null ? null : tenants.current().safeMode(tenant);
+        return registered != null
+                ? registered == SafeModePolicy.Policy.DEGRADE
+                : policy.degrades(tenant);
+    }
+
     private boolean overTokenQuota(
             AnalysisRequest request,
             ReplyRoute route,

@@ -9,12 +9,15 @@ import java.util.List;
  * @param keys its active signing keys, one or two (two while a key is being rotated)
  * @param quotas how much it may hold, and what happens beyond
  * @param compliance its compliance level; null: the settings' ({@code zerolayer.compliance.*})
+ * @param safeMode what happens to its prompts of abnormal structure; null: the settings' ({@code
+ *     zerolayer.safe-mode.*})
  */
 public record Tenant(
         String id,
         List<TenantKey> keys,
         TenantQuotas quotas,
-        io.zerolayer.operators.execution.ComplianceMode compliance) {
+        io.zerolayer.operators.execution.ComplianceMode compliance,
+        io.zerolayer.operators.contracts.SafeModePolicy.Policy safeMode) {
     public Tenant {
         keys = List.copyOf(keys);
         java.util.Objects.requireNonNull(quotas, "quotas");

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.tenants;
 
+import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.schemas.auth.RequestSignature;
 import io.zerolayer.schemas.auth.TenantCredentials;
@@ -35,6 +36,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  *       2027-01: 9a41…   # a second key while clients move to it
  *     quotas: {in-flight-per-slot: 16, encoder-tokens-per-second: 20000, over-quota: backpressure}
  *     compliance-level: 3           # 1 standard, 2 audited, 3 strict; requests may ask for more
+ *     safe-mode: strict             # abnormal prompts rejected; degrade: served by the SAFE graph
  * </pre>
  *
  * Parsing is strict: an unknown setting, a duplicate name, a short or non-hex key or a third key is
@@ -119,7 +121,7 @@ public final class TenantRegistry {
             String id = tenantId(e.getKey(), origin);
             String where = "tenant '" + id + "'";
             Map<?, ?> entry = map(e.getValue(), origin, where);
-            only(entry, origin, where, "keys", "quotas", "compliance-level");
+            only(entry, origin, where, "keys", "quotas", "compliance-level", "safe-mode");
             Map<?, ?> keys = map(entry.get("keys"), origin, where + " keys");
             if (keys.isEmpty() || keys.size() > MAX_KEYS) {
                 throw new TenantRegistryException(
@@ -172,7 +174,17 @@ public final class TenantRegistry {
                             origin + ": " + where + " compliance-level: " + bad.getMessage());
                 }
             }
-            tenants.put(id, new Tenant(id, parsed, quotas, compliance));
+            SafeModePolicy.Policy safeMode = null;
+            if (entry.containsKey("safe-mode")) {
+                try {
+                    safeMode =
+                            SafeModePolicy.Policy.parse(
+                                    String.valueOf(entry.get("safe-mode")), where + " safe-mode");
+                } catch (IllegalArgumentException bad) {
+                    throw new TenantRegistryException(origin + ": " + bad.getMessage());
+                }
+            }
+            tenants.put(id, new Tenant(id, parsed, quotas, compliance, safeMode));
         }
         return new TenantRegistry(
                 tenants,
@@ -203,6 +215,15 @@ public final class TenantRegistry {
     public ComplianceMode compliance(String tenantId) {
         Tenant t = tenants.get(tenantId);
         return t == null ? null : t.compliance();
+    }
+
+    /**
+     * A registered tenant's safe-mode policy for prompts of abnormal structure; null when the file
+     * sets none for it.
+     */
+    public SafeModePolicy.Policy safeMode(String tenantId) {
+        Tenant t = tenants.get(tenantId);
+        return t == null ? null : t.safeMode();
     }
 
     /** A tenant's quotas; for one not registered (auth none), the file's defaults. */

@@ -411,6 +411,48 @@ class FlinkFunctionsTest {
         }
     }
 
+    /** The tenant registry's safe-mode comes before the settings' policy of the same tenant. */
+    @Test
+    void theTenantRegistrysSafeModeComesBeforeTheSettings() throws Exception {
+        String deep = "<task:summarize>" + "<note>".repeat(50) + "Text." + "</note>".repeat(50);
+        String key = "5f".repeat(32);
+        String registry =
+                """
+                version: 1
+                tenants:
+                  strict-tenant: {keys: {k1: "%s"}, safe-mode: degrade}
+                  t: {keys: {k1: "%s"}, safe-mode: strict}
+                  other: {keys: {k1: "%s"}}
+                """
+                        .formatted(key, "6a".repeat(32), "7b".repeat(32));
+        List<String> served;
+        List<String> refused;
+        try (var h =
+                classifierHarness(
+                        new DecodeAndClassifyFunction(
+                                        CONTRACTS,
+                                        null,
+                                        ADMISSION,
+                                        DEGRADE,
+                                        new HotGraphSharder(2, 128, 25, 0.5))
+                                .withTenants(null, registry))) {
+            for (String tenant : List.of("strict-tenant", "t", "other")) {
+                AnalysisRequest r = request(tenant + "-deep", deep);
+                r.setTenantId(tenant);
+                h.processElement(raw(CODEC.encode(r)), 0);
+            }
+            served = h.extractOutputValues().stream().map(r -> r.request().getTenantId()).toList();
+            refused =
+                    h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
+                            .map(r -> r.getValue().response.getTenantId())
+                            .toList();
+        }
+        // the settings degrade all but strict-tenant; the registry turns both of those around,
+        // and leaves a tenant it says nothing of to the settings
+        assertThat(served).containsExactlyInAnyOrder("strict-tenant", "other");
+        assertThat(refused).containsExactly("t");
+    }
+
     @Test
     void controlCommandsClearTheCacheAndReloadContractsWithoutARestart() throws Exception {
         String digestContracts =

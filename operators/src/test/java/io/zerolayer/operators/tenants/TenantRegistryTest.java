@@ -91,6 +91,30 @@ class TenantRegistryTest {
     }
 
     @Test
+    void aTenantsSafeModeIsStrictOrDegradeAndOtherwiseLeftToTheSettings() {
+        TenantRegistry registry =
+                TenantRegistry.parse(
+                        """
+                        version: 1
+                        tenants:
+                          bank: {keys: {k1: "%s"}, safe-mode: strict}
+                          shop: {keys: {k1: "%s"}, safe-mode: Degrade}
+                          clinic: {keys: {k1: "%s"}}
+                        """
+                                .formatted(K1, K2, K1.replace('5', '6')),
+                        "tenants.yaml");
+        assertThat(registry.safeMode("bank"))
+                .isEqualTo(io.zerolayer.operators.contracts.SafeModePolicy.Policy.STRICT);
+        assertThat(registry.safeMode("shop"))
+                .isEqualTo(io.zerolayer.operators.contracts.SafeModePolicy.Policy.DEGRADE);
+        assertThat(registry.safeMode("clinic")).isNull();
+        assertThat(registry.safeMode("unknown")).isNull();
+        assertRefused(
+                "version: 1\ntenants: {a: {keys: {k1: '" + K1 + "'}, safe-mode: lenient}}",
+                "tenant 'a' safe-mode is 'lenient'; use strict or degrade");
+    }
+
+    @Test
     void aRegistryOfItsOwnMakingRoundTrips() {
         byte[] key = HexFormat.of().parseHex(K1);
         TenantRegistry registry = TenantRegistry.of("demo \"quoted\"", key);
