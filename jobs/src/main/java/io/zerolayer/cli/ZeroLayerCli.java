@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             CalibrateCommand.class,
             DeviceCheckCommand.class,
             CostsCommand.class,
+            AuditCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * @param partitions partitions to create it with (the requests: one per executor slot)
  * @param configs topic settings the job relies on: the graph descriptors are compacted (the latest
  *     per graph id); the requests are stamped with the broker's append time, which request
- *     signatures are checked against and no producer can choose
+ *     signatures are checked against and no producer can choose; the audit chains are kept for ever
  * @param reads what the job does with it, for messages
  */
 public record JobTopic(
@@ -35,6 +35,13 @@ public record JobTopic(
     /** The broker stamps each record with the time it appended it. */
     public static final Map<String, String> APPEND_TIME =
             Map.of("message.timestamp.type", "LogAppendTime");
+
+    /**
+     * Kept for ever and never compacted: an audit chain with an entry aged out or compacted away no
+     * longer verifies.
+     */
+    public static final Map<String, String> KEPT_FOR_EVER =
+            Map.of("cleanup.policy", "delete", "retention.ms", "-1", "retention.bytes", "-1");
 
     public JobTopic {
         configs = Map.copyOf(configs);
@@ -59,12 +66,13 @@ public record JobTopic(
                         1,
                         COMPACTED,
                         "writes and reads graph descriptors"),
+                topic(conf, PipelineOptions.DEAD_LETTERS_TOPIC, 1, Map.of(), "writes dead letters"),
                 topic(
                         conf,
-                        PipelineOptions.DEAD_LETTERS_TOPIC,
+                        PipelineOptions.AUDIT_TOPIC,
                         1,
-                        Map.of(),
-                        "writes dead letters"));
+                        KEPT_FOR_EVER,
+                        "writes the tenants' audit chains"));
     }
 
     private static JobTopic topic(

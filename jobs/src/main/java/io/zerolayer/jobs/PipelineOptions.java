@@ -100,6 +100,31 @@ public final class PipelineOptions {
                             "Undecodable request records, original bytes plus Spring's kafka_dlt-*"
                                     + " headers.");
 
+    public static final ConfigOption<String> AUDIT_TOPIC =
+            ConfigOptions.key("zerolayer.topics.audit")
+                    .stringType()
+                    .defaultValue("zerolayer.audit")
+                    .withDescription(
+                            "The tenants' audit chains: an entry per level-3 response, linked by"
+                                    + " SHA-256 to the tenant's previous one, and anchors of each"
+                                    + " chain's head; keyed by tenant id, never compacted or aged"
+                                    + " out (docs/audit.md).");
+
+    public static final ConfigOption<Integer> AUDIT_ANCHOR_EVERY =
+            ConfigOptions.key("zerolayer.audit.anchor-every")
+                    .intType()
+                    .defaultValue(100)
+                    .withDescription(
+                            "An anchor record holds a tenant's chain head after this many"
+                                    + " entries.");
+
+    public static final ConfigOption<Duration> AUDIT_ANCHOR_INTERVAL =
+            ConfigOptions.key("zerolayer.audit.anchor-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "And otherwise this long after the first entry it does not hold yet.");
+
     public static final ConfigOption<String> GROUP_ID =
             ConfigOptions.key("zerolayer.kafka.group-id")
                     .stringType()
@@ -179,7 +204,8 @@ public final class PipelineOptions {
                     .mapType()
                     .defaultValue(Map.of())
                     .withDescription(
-                            "Per-tenant safe-mode policy, e.g. 'acme:strict,beta:degrade'.");
+                            "Per-tenant safe-mode policy, e.g. 'acme:strict,beta:degrade'; a"
+                                    + " tenant's safe-mode in the tenant registry comes first.");
 
     public static final ConfigOption<MemorySize> MAX_RECORD_SIZE =
             ConfigOptions.key("zerolayer.kafka.max-record-size")
@@ -432,7 +458,8 @@ public final class PipelineOptions {
                         conf.get(COST_SUMMARY_TOPIC),
                         conf.get(GRAPHS_TOPIC),
                         conf.get(DEAD_LETTERS_TOPIC),
-                        conf.get(CONTROL_TOPIC)));
+                        conf.get(CONTROL_TOPIC),
+                        conf.get(AUDIT_TOPIC)));
     }
 
     public static io.zerolayer.operators.flink.ExecutionSettings execution(

@@ -2,10 +2,12 @@ package io.zerolayer.jobs;
 
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.operators.audit.CommittedChainHeads;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.flink.AuditChainFunction;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.flink.ControlCommandDeserializationSchema;
 import io.zerolayer.operators.flink.CostSummaries;
@@ -31,6 +33,7 @@ import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.operators.warmup.GraphDescriptors;
 import io.zerolayer.operators.warmup.PrecompileList;
+import io.zerolayer.schemas.AuditEntry;
 import io.zerolayer.schemas.CostSummary;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
@@ -57,9 +60,10 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
  * The streaming job: Kafka requests → decode and classify → keyBy(graph id) → warm graph executor →
- * replies, kernel cost records and graph descriptors. Replies go out at once or with the checkpoint
- * ({@link ReplyDelivery}); everything else through transactional Kafka sinks. Undecodable records
- * go to the dead-letter topic; contract failures are replied to as REJECTED.
+ * replies, kernel cost records, graph descriptors and the level-3 tenants' audit chains. Replies go
+ * out at once or with the checkpoint ({@link ReplyDelivery}); everything else through transactional
+ * Kafka sinks. Undecodable records go to the dead-letter topic; contract failures are replied to as
+ * REJECTED.
  */
 public final class StreamingJob {
     private static final org.slf4j.Logger LOG =
@@ -83,6 +87,12 @@ public final class StreamingJob {
      * How long a reply topic found missing is taken as missing before the broker is asked again.
      */
     static final java.time.Duration MISSING_REPLY_TOPIC_REFRESH = java.time.Duration.ofSeconds(5);
+
+    /**
+     * The longest reading the audit topic may take, where a chain's head is not in state; the task
+     * fails and retries rather than fork a chain.
+     */
+    static final java.time.Duration AUDIT_TOPIC_READ_TIMEOUT = java.time.Duration.ofMinutes(5);
 
     private StreamingJob() {}
 
@@ -233,6 +243,31 @@ public final class StreamingJob {
                                         ExecutionGraph::getGraphId)))
                 .uid("graphs-sink")
                 .name("graph descriptors");
+        replies.getSideOutput(GraphExecutorFunction.AUDIT_ENTRIES)
+                .keyBy(AuditEntry::getTenantId)
+                .process(
+                        new AuditChainFunction(
+                                conf.get(PipelineOptions.AUDIT_ANCHOR_EVERY),
+                                conf.get(PipelineOptions.AUDIT_ANCHOR_INTERVAL).toMillis(),
+                                CommittedChainHeads.onTopic(
+                                        bootstrap,
+                                        conf.get(PipelineOptions.AUDIT_TOPIC),
+                                        AUDIT_TOPIC_READ_TIMEOUT)))
+                .uid("audit-chain")
+                .name("audit chain per tenant")
+                // always transactional: entries appended by an attempt that failed are aborted,
+                // and the restored chain head appends them again
+                .sinkTo(
+                        sink(
+                                conf,
+                                bootstrap,
+                                "audit",
+                                new KeyedAvroSerializationSchema<>(
+                                        conf.get(PipelineOptions.AUDIT_TOPIC),
+                                        AuditEntry.class,
+                                        AuditEntry::getTenantId)))
+                .uid("audit-sink")
+                .name("audit chain");
         routed.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS)
                 .union(encodedReplies.getSideOutput(EncodeReplies.DEAD_LETTERS))
                 .sinkTo(

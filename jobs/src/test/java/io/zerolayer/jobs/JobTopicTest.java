@@ -25,9 +25,15 @@ class JobTopicTest {
                         "billing.costs",
                         "zerolayer.cost-summary",
                         "zerolayer.graphs",
-                        "zerolayer.requests-dlt");
+                        "zerolayer.requests-dlt",
+                        "zerolayer.audit");
         assertThat(topics.get(0).partitions()).isEqualTo(4);
         assertThat(topics.get(5).newTopic().configs()).containsEntry("cleanup.policy", "compact");
+        // an audit chain with an entry aged out or compacted away no longer verifies
+        assertThat(topics.get(7).newTopic().configs())
+                .containsEntry("cleanup.policy", "delete")
+                .containsEntry("retention.ms", "-1")
+                .containsEntry("retention.bytes", "-1");
     }
 
     @Test

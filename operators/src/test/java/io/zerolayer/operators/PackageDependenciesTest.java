@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * The packages of {@code operators} in the order a request passes them, each using only those
  * before it: the grammar and document readers, the prompt, its contracts, its structure, warm-up
  * prompts, the tasks a graph can run, the compiler that plans them, prices, the execution of a
- * plan, who may send requests and how much, and Flink last. Flink's API is used in {@code flink}
- * only.
+ * plan, who may send requests and how much, the audit chain, and Flink last. Flink's API is used in
+ * {@code flink} only.
  */
 class PackageDependenciesTest {
     static final List<String> PIPELINE_ORDER =
@@ -32,6 +32,7 @@ class PackageDependenciesTest {
                     "costs",
                     "execution",
                     "tenants",
+                    "audit",
                     "flink");
 
     private static JavaClasses classes;

@@ -84,7 +84,10 @@ class ClusterITCase {
                         "run",
                         "--bootstrap-servers",
                         cluster.bootstrapServers(),
-                        "-Dzerolayer.replies.delivery-guarantee=exactly-once");
+                        "-Dzerolayer.replies.delivery-guarantee=exactly-once",
+                        // globex at level 3: its replies form an audit chain the kill must not fork
+                        "-Dzerolayer.compliance.tenant-modes=globex:strict",
+                        "-Dzerolayer.audit.anchor-every=10");
         String job = cluster.rest().submit(JAR, run, 2, null);
         cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 
@@ -102,6 +105,24 @@ class ClusterITCase {
         // each kernel billed once: no cost record id twice (billedPerTenant fails on one)
         Map<String, Long> billed = load.billedPerTenant("zerolayer.kernel-costs");
         assertThat(billed).containsOnlyKeys("acme", "globex");
+        // globex's audit chain: each of its requests once, and intact through the kill
+        List<String> chained = chainedRequests(REQUESTS / 2, Duration.ofSeconds(60));
+        assertThat(chained).doesNotHaveDuplicates().hasSize(REQUESTS / 2);
+        assertThat(chained)
+                .allSatisfy(id -> assertThat(Integer.parseInt(id.substring(5)) % 2).isOne());
+        java.io.StringWriter verified = new java.io.StringWriter();
+        int verdict =
+                io.zerolayer.cli.ZeroLayerCli.commandLine()
+                        .setOut(new java.io.PrintWriter(verified, true))
+                        .execute(
+                                "audit",
+                                "verify",
+                                "--bootstrap-servers",
+                                cluster.bootstrapServers(),
+                                "--tenant",
+                                "globex");
+        assertThat(verdict).as(verified.toString()).isZero();
+        assertThat(verified.toString()).startsWith("globex: intact, " + REQUESTS / 2 + " entries");
         // re-committing the restored checkpoint's transactions is expected in recovery; no sink
         // may report it as an ERROR that reads like data loss
         assertThat(committerErrors()).as("KafkaCommitter ERRORs after the recovery").isEmpty();
@@ -146,6 +167,27 @@ class ClusterITCase {
         load.send(REQUESTS, 1);
         assertThat(load.replies(REQUESTS + 1, Duration.ofSeconds(120))).hasSize(REQUESTS + 1);
         assertThat(cluster.rest().jobState(second)).isEqualTo("RUNNING");
+    }
+
+    /**
+     * The request ids of the committed entries on the audit topic, read until there are {@code
+     * count} or the timeout passed.
+     */
+    private static List<String> chainedRequests(int count, Duration timeout) {
+        var codec =
+                io.zerolayer.schemas.serde.SingleObjectCodec.of(
+                        io.zerolayer.schemas.AuditEntry.class);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> ids;
+        do {
+            ids =
+                    load.committed("zerolayer.audit").stream()
+                            .map(r -> codec.decode(r.value()))
+                            .filter(e -> e.getKind() == io.zerolayer.schemas.AuditRecordKind.ENTRY)
+                            .map(e -> e.getRequestId())
+                            .toList();
+        } while (ids.size() < count && System.nanoTime() < deadline);
+        return ids;
     }
 
     /** ERROR lines of the Kafka sinks' committers in every TaskManager's log. */

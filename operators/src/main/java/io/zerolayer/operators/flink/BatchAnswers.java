@@ -22,20 +22,21 @@ final class BatchAnswers {
 
     /** Where a slot's answers go: in the function, Flink's collector and side outputs. */
     interface Out {
-        void reply(Reply reply);
+        /** The reply to request {@code in}. */
+        void reply(RoutedRequest in, Reply reply);
 
         void costRecord(KernelCostRecord record);
 
         void descriptor(ExecutionGraph descriptor);
 
         static Out of(
-                java.util.function.Consumer<Reply> replies,
+                java.util.function.BiConsumer<RoutedRequest, Reply> replies,
                 java.util.function.Consumer<KernelCostRecord> costRecords,
                 java.util.function.Consumer<ExecutionGraph> descriptors) {
             return new Out() {
                 @Override
-                public void reply(Reply reply) {
-                    replies.accept(reply);
+                public void reply(RoutedRequest in, Reply reply) {
+                    replies.accept(in, reply);
                 }
 
                 @Override
@@ -140,7 +141,7 @@ final class BatchAnswers {
 
     /** Sends a request's reply and counts it. */
     void reply(RoutedRequest in, Reply reply, Out out) {
-        out.reply(reply);
+        out.reply(in, reply);
         metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis());
     }
 }

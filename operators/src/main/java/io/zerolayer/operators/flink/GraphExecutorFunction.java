@@ -1,6 +1,7 @@
 package io.zerolayer.operators.flink;
 
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.operators.audit.AuditEntries;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.EncoderPool;
@@ -10,6 +11,7 @@ import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.tenants.TenantQuotas;
+import io.zerolayer.schemas.AuditEntry;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.util.ArrayList;
@@ -53,6 +55,12 @@ public class GraphExecutorFunction
             new OutputTag<>("kernel-costs") {};
     public static final OutputTag<ExecutionGraph> GRAPH_DESCRIPTORS =
             new OutputTag<>("graph-descriptors") {};
+
+    /**
+     * The unlinked audit-chain entry of each level-3 request answered here (OK or FAILED; a quota
+     * refusal ran nothing and has none), for {@link AuditChainFunction}.
+     */
+    public static final OutputTag<AuditEntry> AUDIT_ENTRIES = new OutputTag<>("audit-entries") {};
 
     private final ExecutorSetup setup;
     private final ContractsInForce contracts;
@@ -512,15 +520,20 @@ public class GraphExecutorFunction
         }
     }
 
-    /** Flink's collector and side outputs. */
     /**
-     * Where a batch's answers go; each reply releases its request's place in its tenant's quota.
+     * Where a batch's answers go, through Flink's collector and side outputs: each reply releases
+     * its request's place in its tenant's quota, and a level-3 request's reply is also an entry of
+     * its tenant's audit chain.
      */
     private BatchAnswers.Out out(ReadOnlyContext ctx, Collector<Reply> out) {
         return BatchAnswers.Out.of(
-                reply -> {
+                (in, reply) -> {
                     shares.answered(reply.response.getTenantId());
                     out.collect(reply);
+                    if (policy.strict(in.request())) {
+                        ctx.output(
+                                AUDIT_ENTRIES, AuditEntries.unlinked(in.request(), reply.response));
+                    }
                 },
                 cost -> ctx.output(COST_RECORDS, cost),
                 descriptor -> ctx.output(GRAPH_DESCRIPTORS, descriptor));

@@ -22,6 +22,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class CommittedRecords {
     private CommittedRecords() {}
 
+    /** What reading a topic's records hands back, one call a record. */
+    public interface Visitor<T> {
+        /** A record of the type asked for, read at {@code at} ({@code partition/offset}). */
+        void record(T record, String at);
+
+        /** A record at {@code at} that is not of the type asked for. */
+        default void undecodable(String at, String why) {}
+    }
+
     /**
      * @param idOf the id a record replaces earlier records by
      * @throws IllegalArgumentException when the topic does not exist
@@ -32,11 +41,34 @@ public final class CommittedRecords {
             Class<T> type,
             Function<T, String> idOf,
             Duration timeout) {
+        Map<String, T> latest = new LinkedHashMap<>();
+        forEach(
+                bootstrapServers,
+                topic,
+                type,
+                timeout,
+                (record, at) -> latest.put(idOf.apply(record), record));
+        return latest;
+    }
+
+    /**
+     * Hands every committed record of {@code topic}, from the start to its end as it was when
+     * reading began, to {@code visitor}: partition by partition in offset order, the partitions
+     * interleaved.
+     *
+     * @return whether every partition was read to that end within {@code timeout}
+     * @throws IllegalArgumentException when the topic does not exist
+     */
+    public static <T extends SpecificRecordBase> boolean forEach(
+            String bootstrapServers,
+            String topic,
+            Class<T> type,
+            Duration timeout,
+            Visitor<T> visitor) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrapServers);
         props.put("isolation.level", "read_committed");
         SingleObjectCodec<T> codec = SingleObjectCodec.of(type);
-        Map<String, T> latest = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(
                         props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -50,18 +82,23 @@ public final class CommittedRecords {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
+            boolean behind;
+            while ((behind =
+                            partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)))
                     && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    String at = r.partition() + "/" + r.offset();
+                    T record;
                     try {
-                        T record = codec.decode(r.value());
-                        latest.put(idOf.apply(record), record);
+                        record = codec.decode(r.value());
                     } catch (UndecodableRecordException e) {
-                        // not one of ours; skip it
+                        visitor.undecodable(at, e.getMessage());
+                        continue;
                     }
+                    visitor.record(record, at);
                 }
             }
+            return !behind;
         }
-        return latest;
     }
 }

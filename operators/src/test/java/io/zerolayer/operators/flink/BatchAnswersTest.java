@@ -30,22 +30,7 @@ class BatchAnswersTest {
     private final List<KernelCostRecord> costs = new ArrayList<>();
     private final List<ExecutionGraph> descriptors = new ArrayList<>();
     private final BatchAnswers.Out out =
-            new BatchAnswers.Out() {
-                @Override
-                public void reply(Reply reply) {
-                    replies.add(reply);
-                }
-
-                @Override
-                public void costRecord(KernelCostRecord record) {
-                    costs.add(record);
-                }
-
-                @Override
-                public void descriptor(ExecutionGraph descriptor) {
-                    descriptors.add(descriptor);
-                }
-            };
+            BatchAnswers.Out.of((in, reply) -> replies.add(reply), costs::add, descriptors::add);
     private final MetricListener metrics = new MetricListener();
     private final BatchAnswers answers =
             new BatchAnswers(

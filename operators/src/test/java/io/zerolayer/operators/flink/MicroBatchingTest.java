@@ -13,6 +13,7 @@ import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.ResponseStatus;
+import io.zerolayer.schemas.audit.AuditChainHash;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.util.ArrayList;
 import java.util.List;
@@ -347,6 +348,35 @@ class MicroBatchingTest {
                 outputs.add(reply.response.getOutput());
                 // the standard requests stayed queued: no compliance node ran for them
                 assertThat(h.extractOutputValues()).hasSize(1);
+                // level 3: the reply is an entry of the tenant's audit chain, not yet linked
+                assertThat(h.getSideOutput(GraphExecutorFunction.AUDIT_ENTRIES))
+                        .extracting(StreamRecord::getValue)
+                        .singleElement()
+                        .satisfies(
+                                e -> {
+                                    assertThat(e.getTenantId()).isEqualTo("bank");
+                                    assertThat(e.getRequestId())
+                                            .isEqualTo(reply.response.getRequestId());
+                                    assertThat(e.getPromptSha256())
+                                            .isEqualTo(AuditChainHash.sha256Hex(ticket))
+                                            .isEqualTo(
+                                                    reply.response
+                                                            .getAttributes()
+                                                            .get("audit.prompt-sha256"));
+                                    assertThat(e.getOutputSha256())
+                                            .isEqualTo(
+                                                    AuditChainHash.sha256Hex(
+                                                            reply.response.getOutput()));
+                                    assertThat(e.getGraphId())
+                                            .isEqualTo(reply.response.getGraphId());
+                                    assertThat(e.getModel())
+                                            .isEqualTo(
+                                                    reply.response
+                                                            .getAttributes()
+                                                            .get("audit.model"))
+                                            .contains("@");
+                                    assertThat(e.getSequence()).isZero();
+                                });
             }
         }
         assertThat(outputs.get(1)).isEqualTo(outputs.get(0));

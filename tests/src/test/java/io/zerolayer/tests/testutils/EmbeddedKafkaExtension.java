@@ -64,7 +64,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
 
     /**
      * Gives the streaming job fresh topics of its own (requests, responses, costs, graphs, cost
-     * summary, dead letters, control) in {@code conf}, and creates them.
+     * summary, dead letters, control, audit) in {@code conf}, and creates them.
      *
      * @param requestPartitions partitions of the requests topic; the others get one
      */
@@ -79,7 +79,8 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
                         io.zerolayer.jobs.PipelineOptions.GRAPHS_TOPIC,
                         io.zerolayer.jobs.PipelineOptions.COST_SUMMARY_TOPIC,
                         io.zerolayer.jobs.PipelineOptions.DEAD_LETTERS_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.CONTROL_TOPIC)) {
+                        io.zerolayer.jobs.PipelineOptions.CONTROL_TOPIC,
+                        io.zerolayer.jobs.PipelineOptions.AUDIT_TOPIC)) {
             String topic = freshTopic(option.key().replaceAll("\\W", "-"));
             conf.set(option, topic);
             topics.put(

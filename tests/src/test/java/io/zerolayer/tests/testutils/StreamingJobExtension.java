@@ -43,6 +43,7 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
         conf.set(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
         conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
         conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
+        conf.set(PipelineOptions.AUDIT_TOPIC, freshTopic("audit"));
         conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
         conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
@@ -68,6 +69,8 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
                                 conf.get(PipelineOptions.CONTROL_TOPIC),
                                 1,
                                 conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                1,
+                                conf.get(PipelineOptions.AUDIT_TOPIC),
                                 1));
     }
 

@@ -1,0 +1,71 @@
+package io.zerolayer.operators.audit;
+
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.AuditEntry;
+import io.zerolayer.schemas.AuditRecordKind;
+import io.zerolayer.schemas.audit.AuditChainHash;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The audit records of a tenant's chain: an entry for a response, before and after it is linked,
+ * and an anchor of the chain's head.
+ */
+public final class AuditEntries {
+    /** Response attribute of the audit node: the encoder that ran, as model@weight-checksum. */
+    static final String MODEL_ATTRIBUTE = "audit.model";
+
+    private AuditEntries() {}
+
+    /**
+     * The entry of a level-3 response, not yet linked: no sequence, previous hash or hash, which
+     * the chain gives it ({@link #linked}). The prompt's hash is taken from the request as it came,
+     * the output's from the reply; the model is the audit node's attribute, absent when nothing ran
+     * (a FAILED response).
+     */
+    public static AuditEntry unlinked(AnalysisRequest request, AnalysisResponse response) {
+        Map<String, String> attributes = response.getAttributes();
+        return AuditEntry.newBuilder()
+                .setKind(AuditRecordKind.ENTRY)
+                .setTenantId(response.getTenantId())
+                .setSequence(0)
+                .setRequestId(response.getRequestId())
+                .setStatus(response.getStatus())
+                .setGraphId(response.getGraphId())
+                .setModel(attributes == null ? null : attributes.get(MODEL_ATTRIBUTE))
+                .setPromptSha256(AuditChainHash.sha256Hex(request.getPrompt()))
+                .setOutputSha256(AuditChainHash.sha256Hex(response.getOutput()))
+                .setFidelity(response.getFidelity())
+                .setTime(response.getTimings().getCompletedAt())
+                .setHash("")
+                .build();
+    }
+
+    /**
+     * {@code entry} as the chain's entry {@code sequence}, after the one hashed {@code previous}.
+     */
+    public static AuditEntry linked(AuditEntry entry, long sequence, String previous) {
+        AuditEntry linked =
+                AuditEntry.newBuilder(entry)
+                        .setSequence(sequence)
+                        .setPreviousHash(previous)
+                        .build();
+        linked.setHash(AuditChainHash.of(linked));
+        return linked;
+    }
+
+    /**
+     * An anchor of {@code tenant}'s chain, whose head is entry {@code sequence} hashed {@code
+     * hash}.
+     */
+    public static AuditEntry anchor(String tenant, long sequence, String hash, Instant at) {
+        return AuditEntry.newBuilder()
+                .setKind(AuditRecordKind.ANCHOR)
+                .setTenantId(tenant)
+                .setSequence(sequence)
+                .setTime(at)
+                .setHash(hash)
+                .build();
+    }
+}
