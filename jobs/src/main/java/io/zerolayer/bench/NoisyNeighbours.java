@@ -6,20 +6,28 @@ import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.configuration.Configuration;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The noisy-neighbour phase: tenant {@value #FLOOD} sends customer-service tickets at 5 × the job's
  * maximum while tenant {@value #QUIET} sends them at 10 % of it; before, the quiet tenant alone at
- * that rate. The flood's tenant has a small in-flight quota, so what it sends beyond is answered
- * REJECTED at once; the quiet tenant's latency beside it against alone is the figure.
+ * that rate. The flood's tenant has quotas as an operator would give a tenant that may use half the
+ * job: requests a second at half the job's maximum, refused before their prompts are read, and a
+ * small in-flight quota per slot. What it sends beyond is answered REJECTED at once; the quiet
+ * tenant's latency beside it against alone is the figure.
  */
 final class NoisyNeighbours {
     static final String QUIET = "quiet";
@@ -28,35 +36,77 @@ final class NoisyNeighbours {
     /** The flood's quota: requests in flight per slot, enough to keep a slot's batches full. */
     static final int FLOOD_IN_FLIGHT_PER_SLOT = 16;
 
+    /** The flood's requests-a-second quota, as a share of the job's maximum. */
+    static final double FLOOD_RATE_SHARE = 0.5;
+
+    private final Path file;
+    private final Map<String, byte[]> keys;
     private final TenantRegistry registry;
 
-    private NoisyNeighbours(TenantRegistry registry) {
-        this.registry = registry;
+    private NoisyNeighbours(Path file, Map<String, byte[]> keys) throws IOException {
+        this.file = file;
+        this.keys = keys;
+        writeTenants(0);
+        this.registry = TenantRegistry.load(file);
     }
 
-    /** Makes {@code conf}'s job verify the demo tenant and the two neighbours, with quotas. */
+    /**
+     * Makes {@code conf}'s job verify the demo tenant and the two neighbours; the flood's
+     * requests-a-second quota is set once the job's maximum is known ({@link #measure}).
+     */
     static NoisyNeighbours configure(Configuration conf) throws IOException {
         Path file = Files.createTempFile("zerolayer-bench-tenants", ".yaml");
         file.toFile().deleteOnExit();
         SecureRandom random = new SecureRandom();
-        StringBuilder yaml = new StringBuilder("version: 1\ntenants:\n");
+        Map<String, byte[]> keys = new LinkedHashMap<>();
         for (String tenant : new String[] {DemoTenant.ID, QUIET, FLOOD}) {
             byte[] key = new byte[32];
             random.nextBytes(key);
-            yaml.append("  ")
-                    .append(tenant)
-                    .append(":\n    keys: {k1: \"")
-                    .append(HexFormat.of().formatHex(key))
-                    .append("\"}\n");
-            if (tenant.equals(FLOOD)) {
-                yaml.append("    quotas: {in-flight-per-slot: ")
-                        .append(FLOOD_IN_FLIGHT_PER_SLOT)
-                        .append(", over-quota: reject}\n");
-            }
+            keys.put(tenant, key);
         }
-        Files.writeString(file, yaml);
         conf.set(PipelineOptions.TENANTS_FILE, file.toString());
-        return new NoisyNeighbours(TenantRegistry.load(file));
+        return new NoisyNeighbours(file, keys);
+    }
+
+    /** Writes the tenants file, the flood's quota {@code floodPerSecond} requests a second. */
+    private void writeTenants(long floodPerSecond) throws IOException {
+        StringBuilder yaml = new StringBuilder("version: 1\ntenants:\n");
+        keys.forEach(
+                (tenant, key) -> {
+                    yaml.append("  ")
+                            .append(tenant)
+                            .append(":\n    keys: {k1: \"")
+                            .append(HexFormat.of().formatHex(key))
+                            .append("\"}\n");
+                    if (tenant.equals(FLOOD)) {
+                        yaml.append("    quotas: {in-flight-per-slot: ")
+                                .append(FLOOD_IN_FLIGHT_PER_SLOT)
+                                .append(
+                                        floodPerSecond > 0
+                                                ? ", requests-per-second: " + floodPerSecond
+                                                : "")
+                                .append(", over-quota: reject}\n");
+                    }
+                });
+        Files.writeString(file, yaml);
+    }
+
+    /** Gives the flood its rate quota on the running job: the file rewritten, then reloaded. */
+    private void limitFlood(String bootstrap, Configuration conf, long perSecond) throws Exception {
+        writeTenants(perSecond);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(
+                        Map.of("bootstrap.servers", bootstrap),
+                        new ByteArraySerializer(),
+                        new ByteArraySerializer())) {
+            producer.send(
+                            new ProducerRecord<>(
+                                    conf.get(PipelineOptions.CONTROL_TOPIC),
+                                    "{\"command\":\"reload-tenants\"}"
+                                            .getBytes(StandardCharsets.UTF_8)))
+                    .get();
+        }
+        Thread.sleep(2_000); // every classifier subtask reads the file again
     }
 
     /** Runs the phases at {@code max}, zerolayer's customer-service maximum, into {@code rows}. */
@@ -64,6 +114,8 @@ final class NoisyNeighbours {
             throws Exception {
         double quietRate = Math.max(0.5, max / 10);
         double floodRate = max * 5;
+        long floodQuota = Math.max(1, Math.round(max * FLOOD_RATE_SHARE));
+        limitFlood(bootstrap, conf, floodQuota);
         double seconds = plan.openLoopSeconds();
         try (ZeroLayerClient quiet = client(bootstrap, conf, QUIET);
                 ZeroLayerClient flood = client(bootstrap, conf, FLOOD)) {
@@ -88,8 +140,10 @@ final class NoisyNeighbours {
                     plan.system(),
                     String.format(
                             Locale.ROOT,
-                            "noisy neighbour: flood at %.1f/s beside the quiet tenant at %.1f/s",
+                            "noisy neighbour: flood at %.1f/s (its quota %d/s) beside the quiet"
+                                    + " tenant at %.1f/s",
                             floodRate,
+                            floodQuota,
                             quietRate));
             CompletableFuture<LoadDriver.Phase> flooding =
                     CompletableFuture.supplyAsync(

@@ -172,9 +172,12 @@ final class OpenLoopReport {
         }
         md.append(
                 "\n**Noisy neighbour** (zerolayer; customer-service tickets, open loop: tenant"
-                        + " `flood` at 5 × the closed-loop maximum with an in-flight quota of "
+                        + " `flood` at 5 × the closed-loop maximum with quotas of "
+                        + Math.round(NoisyNeighbours.FLOOD_RATE_SHARE * 100)
+                        + " % of that maximum in requests a second and "
                         + NoisyNeighbours.FLOOD_IN_FLIGHT_PER_SLOT
-                        + " a slot, tenant `quiet` at 10 % of it, alone and then beside the flood;"
+                        + " in flight a slot, tenant `quiet` at 10 % of it, alone and then beside"
+                        + " the flood;"
                         + " rejected: answered REJECTED ZL095 with a retry-after; latency ms)\n\n");
         md.append(
                 "| phase | offered/s | sent | OK | rejected | lost | p50 | p95 | p99 |\n"

@@ -9,15 +9,12 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
-import io.zerolayer.operators.tenants.EncoderTokenBuckets;
-import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -71,8 +68,8 @@ public class DecodeAndClassifyFunction
 
     private TenantsInForce tenants;
 
-    /** Each tenant's encoder-token allowance in this subtask; null without tenants. */
-    private transient EncoderTokenBuckets tokens;
+    /** The tenants' per-second quotas in this subtask; null without tenants. */
+    private transient RateQuotas rates;
 
     /** The slot hardware load estimates are made for; null: a nominal CPU (tests, tools). */
     private String hardwareSetting;
@@ -176,9 +173,10 @@ public class DecodeAndClassifyFunction
         rejectedCodes = new HashMap<>();
         if (tenants != null) {
             tenants.open();
-            tokens =
-                    new EncoderTokenBuckets(
-                            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+            rates =
+                    new RateQuotas(
+                            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+                            metrics);
         }
         if (door != null) {
             door.open(getRuntimeContext());
@@ -293,6 +291,17 @@ public class DecodeAndClassifyFunction
         if (door != null) {
             door.taken();
         }
+        // before the prompt is read: a flood beyond its rate costs its signature check and a reply
+        if (rates != null
+                && refused(
+                        rates.overRequests(
+                                request,
+                                route,
+                                tenants.current().quotas(request.getTenantId()),
+                                receivedAt),
+                        ctx)) {
+            return;
+        }
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
@@ -326,7 +335,16 @@ public class DecodeAndClassifyFunction
             return;
         }
         Estimate estimate = estimate(decision.structureId(), decision.structure());
-        if (overTokenQuota(request, route, estimate, classifyMicros, receivedAt, ctx)) {
+        if (rates != null
+                && refused(
+                        rates.overTokens(
+                                request,
+                                route,
+                                tenants.current().quotas(request.getTenantId()),
+                                estimate.tokens(),
+                                classifyMicros,
+                                receivedAt),
+                        ctx)) {
             return;
         }
         decision = decision.withEstimate(estimate.encodeMillis());
@@ -346,11 +364,6 @@ public class DecodeAndClassifyFunction
     }
 
     /**
-     * Whether the request's tenant is over its encoder-token quota and set to reject: then it is
-     * answered REJECTED (ZL095) here, before it reaches an executor. A tenant set to backpressure
-     * goes on, and waits for its share in its slot.
-     */
-    /**
      * Whether a tenant's prompts of abnormal structure are served by the SAFE graph: the tenant
      * registry's {@code safe-mode} for it, else the settings'.
      */
@@ -362,40 +375,12 @@ public class DecodeAndClassifyFunction
                 : policy.degrades(tenant);
     }
 
-    private boolean overTokenQuota(
-            AnalysisRequest request,
-            ReplyRoute route,
-            Estimate estimate,
-            long classifyMicros,
-            long now,
-            ReadOnlyContext ctx) {
-        if (tokens == null) {
+    /** Sends {@code rejection} (a quota's), if there is one; whether there was. */
+    private boolean refused(Reply rejection, ReadOnlyContext ctx) {
+        if (rejection == null) {
             return false;
         }
-        TenantQuotas q = tenants.current().quotas(request.getTenantId());
-        long wait =
-                tokens.take(
-                        request.getTenantId(), estimate.tokens(), q.encoderTokensPerSecond(), now);
-        if (wait == 0 || q.overQuota() != TenantQuotas.OverQuota.REJECT) {
-            return false;
-        }
-        ctx.output(
-                REJECTIONS,
-                new Reply(
-                        Responses.rejected(
-                                request,
-                                List.of(
-                                        TenantShares.overQuota(
-                                                "tenant '"
-                                                        + request.getTenantId()
-                                                        + "' is over its encoder-token quota ("
-                                                        + q.encoderTokensPerSecond()
-                                                        + " a second; this request brings about "
-                                                        + estimate.tokens()
-                                                        + ")",
-                                                wait)),
-                                classifyMicros),
-                        route));
+        ctx.output(REJECTIONS, rejection);
         rejected.inc();
         return true;
     }

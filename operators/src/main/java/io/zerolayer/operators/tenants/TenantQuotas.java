@@ -7,16 +7,22 @@ import java.util.Locale;
  *
  * @param inFlightPerSlot most of the tenant's requests one executor slot holds, queued or running;
  *     0: no limit
+ * @param requestsPerSecond most requests a second the tenant may send, over the whole job; refused
+ *     right after their signature is checked, before the prompt is read; 0: no limit
  * @param encoderTokensPerSecond most estimated encoder tokens a second the tenant's requests may
  *     bring, over the whole job; 0: no limit
- * @param overQuota what a request beyond either gets
+ * @param overQuota what a request beyond any of them gets
  */
-public record TenantQuotas(int inFlightPerSlot, long encoderTokensPerSecond, OverQuota overQuota) {
+public record TenantQuotas(
+        int inFlightPerSlot,
+        long requestsPerSecond,
+        long encoderTokensPerSecond,
+        OverQuota overQuota) {
     /** No limits: where no tenants file is set (and so no quotas), and for bounded runs. */
-    public static final TenantQuotas NONE = new TenantQuotas(0, 0, OverQuota.REJECT);
+    public static final TenantQuotas NONE = new TenantQuotas(0, 0, 0, OverQuota.REJECT);
 
     /** What a tenant gets when neither its entry nor the file's defaults say. */
-    public static final TenantQuotas DEFAULT = new TenantQuotas(1024, 0, OverQuota.REJECT);
+    public static final TenantQuotas DEFAULT = new TenantQuotas(1024, 0, 0, OverQuota.REJECT);
 
     /** What a request over its tenant's quota gets. */
     public enum OverQuota {
@@ -37,7 +43,7 @@ public record TenantQuotas(int inFlightPerSlot, long encoderTokensPerSecond, Ove
     }
 
     public TenantQuotas {
-        if (inFlightPerSlot < 0 || encoderTokensPerSecond < 0) {
+        if (inFlightPerSlot < 0 || requestsPerSecond < 0 || encoderTokensPerSecond < 0) {
             throw new IllegalArgumentException("Quotas are 0 (no limit) or positive");
         }
         java.util.Objects.requireNonNull(overQuota, "overQuota");

@@ -34,7 +34,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  *     keys:
  *       2026-12: 5f0c…   # hex, at least 16 bytes: openssl rand -hex 32
  *       2027-01: 9a41…   # a second key while clients move to it
- *     quotas: {in-flight-per-slot: 16, encoder-tokens-per-second: 20000, over-quota: backpressure}
+ *     quotas: {in-flight-per-slot: 16, requests-per-second: 200, encoder-tokens-per-second: 20000,
+ *              over-quota: backpressure}
  *     compliance-level: 3           # 1 standard, 2 audited, 3 strict; requests may ask for more
  *     safe-mode: strict             # abnormal prompts rejected; degrade: served by the SAFE graph
  * </pre>
@@ -310,7 +311,14 @@ public final class TenantRegistry {
             Object value, TenantQuotas base, String origin, String where) {
         String what = where + " quotas";
         Map<?, ?> q = map(value, origin, what);
-        only(q, origin, what, "in-flight-per-slot", "encoder-tokens-per-second", "over-quota");
+        only(
+                q,
+                origin,
+                what,
+                "in-flight-per-slot",
+                "requests-per-second",
+                "encoder-tokens-per-second",
+                "over-quota");
         int inFlight =
                 (int)
                         positive(
@@ -319,6 +327,13 @@ public final class TenantRegistry {
                                 Integer.MAX_VALUE,
                                 origin,
                                 what + " in-flight-per-slot");
+        long requests =
+                positive(
+                        q.get("requests-per-second"),
+                        base.requestsPerSecond(),
+                        Long.MAX_VALUE,
+                        origin,
+                        what + " requests-per-second");
         long tokens =
                 positive(
                         q.get("encoder-tokens-per-second"),
@@ -345,7 +360,7 @@ public final class TenantRegistry {
                                 + "'; use reject or backpressure");
             }
         }
-        return new TenantQuotas(inFlight, tokens, over);
+        return new TenantQuotas(inFlight, requests, tokens, over);
     }
 
     private static long positive(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.WarmGraphCache;
@@ -409,6 +410,83 @@ class FlinkFunctionsTest {
                                     assertThat(g.getValue().getFidelity())
                                             .isEqualTo(io.zerolayer.schemas.Fidelity.SAFE_MODE));
         }
+    }
+
+    /**
+     * Per-second quotas refuse in the classifier: requests a second before the prompt is read,
+     * encoder tokens once it is classified; a tenant set to backpressure is let through to wait.
+     */
+    @Test
+    void aTenantOverItsRequestOrTokenRateIsRefusedWithZl095AndARetryAfter() throws Exception {
+        String registry =
+                """
+                version: 1
+                tenants:
+                  capped: {keys: {k1: "%s"}, quotas: {requests-per-second: 2}}
+                  tokens: {keys: {k1: "%s"}, quotas: {encoder-tokens-per-second: 1}}
+                  patient:
+                    keys: {k1: "%s"}
+                    quotas: {requests-per-second: 1, over-quota: backpressure}
+                """
+                        .formatted("5f".repeat(32), "6a".repeat(32), "7b".repeat(32));
+        List<RoutedRequest> routed;
+        List<Reply> refused;
+        try (var h =
+                classifierHarness(
+                        new DecodeAndClassifyFunction(
+                                        CONTRACTS,
+                                        null,
+                                        ADMISSION,
+                                        DEGRADE,
+                                        new HotGraphSharder(2, 128, 25, 0.5))
+                                .withTenants(null, registry))) {
+            for (String tenant : List.of("capped", "tokens", "patient")) {
+                for (int i = 0; i < 5; i++) {
+                    AnalysisRequest r =
+                            request(tenant + "-" + i, "<task:summarize><ticket>Late.</ticket>");
+                    r.setTenantId(tenant);
+                    h.processElement(raw(CODEC.encode(r)), 0);
+                }
+            }
+            routed = h.extractOutputValues();
+            refused =
+                    h.getSideOutput(DecodeAndClassifyFunction.REJECTIONS).stream()
+                            .map(StreamRecord::getValue)
+                            .toList();
+        }
+        assertThat(routed)
+                .extracting(r -> r.request().getRequestId())
+                .containsExactlyInAnyOrder(
+                        "capped-0",
+                        "capped-1",
+                        "tokens-0",
+                        "patient-0",
+                        "patient-1",
+                        "patient-2",
+                        "patient-3",
+                        "patient-4");
+        assertThat(refused)
+                .extracting(r -> r.response.getRequestId())
+                .containsExactlyInAnyOrder(
+                        "capped-2",
+                        "capped-3",
+                        "capped-4",
+                        "tokens-1",
+                        "tokens-2",
+                        "tokens-3",
+                        "tokens-4");
+        assertThat(refused)
+                .allSatisfy(
+                        r -> {
+                            assertThat(r.response.getStatus()).isEqualTo(ResponseStatus.REJECTED);
+                            var d = r.response.getDiagnostics().get(0);
+                            assertThat(d.getCode()).isEqualTo(DiagnosticCodes.OVER_QUOTA);
+                            assertThat(d.getHint()).matches("retry-after-ms=\\d+.*");
+                        });
+        assertThat(refused.stream().map(r -> r.response.getDiagnostics().get(0).getMessage()))
+                .anySatisfy(m -> assertThat(m).contains("over its quota of 2 requests a second"))
+                .anySatisfy(
+                        m -> assertThat(m).contains("over its encoder-token quota (1 a second"));
     }
 
     /** The tenant registry's safe-mode comes before the settings' policy of the same tenant. */

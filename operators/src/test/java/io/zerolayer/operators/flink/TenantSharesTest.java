@@ -14,9 +14,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TenantSharesTest {
-    static final TenantQuotas FOUR = new TenantQuotas(4, 0, TenantQuotas.OverQuota.REJECT);
+    static final TenantQuotas FOUR = new TenantQuotas(4, 0, 0, TenantQuotas.OverQuota.REJECT);
     static final TenantQuotas FOUR_THEN_WAIT =
-            new TenantQuotas(4, 0, TenantQuotas.OverQuota.BACKPRESSURE);
+            new TenantQuotas(4, 0, 0, TenantQuotas.OverQuota.BACKPRESSURE);
 
     @Test
     void aTenantOverItsInFlightQuotaIsRejectedWithWhenToRetryUntilOneIsAnswered() {

@@ -51,16 +51,16 @@ class TenantRegistryTest {
                         tenants:
                           acme:
                             keys: {k1: "%s"}
-                            quotas: {in-flight-per-slot: 8, over-quota: backpressure}
+                            quotas: {in-flight-per-slot: 8, requests-per-second: 50, over-quota: backpressure}
                           globex:
                             keys: {k1: "%s"}
                         """
                                 .formatted(K1, K2),
                         "tenants.yaml");
         assertThat(registry.quotas("acme"))
-                .isEqualTo(new TenantQuotas(8, 100000, TenantQuotas.OverQuota.BACKPRESSURE));
+                .isEqualTo(new TenantQuotas(8, 50, 100000, TenantQuotas.OverQuota.BACKPRESSURE));
         assertThat(registry.quotas("globex"))
-                .isEqualTo(new TenantQuotas(64, 100000, TenantQuotas.OverQuota.REJECT));
+                .isEqualTo(new TenantQuotas(64, 0, 100000, TenantQuotas.OverQuota.REJECT));
         assertThat(registry.quotas("not-registered")).isEqualTo(registry.quotas("globex"));
         assertThat(TenantRegistry.of("solo", HexFormat.of().parseHex(K1)).quotas("solo"))
                 .isEqualTo(TenantQuotas.DEFAULT);

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class EncoderTokenBucketsTest {
+class RateBucketsTest {
     @Test
     void aTenantGetsItsRateEachSecondAndIsToldWhenMoreComes() {
-        EncoderTokenBuckets buckets = new EncoderTokenBuckets(2); // half the rate here
+        RateBuckets buckets = new RateBuckets(2); // half the rate here
         // 2000 tokens/s over the job: 1000 here, a full bucket to start with
         assertThat(buckets.take("acme", 600, 2000, 0)).isZero();
         assertThat(buckets.take("acme", 400, 2000, 0)).isZero();
@@ -21,7 +21,7 @@ class EncoderTokenBucketsTest {
 
     @Test
     void aRequestLargerThanABucketRunsWhenTheBucketIsFullAndLeavesItInDebt() {
-        EncoderTokenBuckets buckets = new EncoderTokenBuckets(1);
+        RateBuckets buckets = new RateBuckets(1);
         assertThat(buckets.take("acme", 5000, 1000, 0)).isZero();
         // 4000 tokens in debt: 4 s to pay off, plus 1 s to hold the next full bucket
         assertThat(buckets.take("acme", 5000, 1000, 0)).isEqualTo(5000);

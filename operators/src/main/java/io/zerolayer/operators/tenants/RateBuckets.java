@@ -4,13 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Each tenant's encoder-token allowance, as token buckets: a bucket holds at most one second of the
- * tenant's rate and refills continuously. A request is let through when the bucket holds its tokens
- * (or, for a request larger than a full bucket, when the bucket is full), and leaves the bucket
- * that much lower, in debt if need be: a large document is admitted in its turn, never refused for
- * good.
+ * Each tenant's allowance of one rate (encoder tokens a second, or requests a second), as token
+ * buckets: a bucket holds at most one second of the tenant's rate and refills continuously. A
+ * request is let through when the bucket holds what it brings (or, for a request larger than a full
+ * bucket, when the bucket is full), and leaves the bucket that much lower, in debt if need be: a
+ * large document is admitted in its turn, never refused for good.
  */
-public final class EncoderTokenBuckets {
+public final class RateBuckets {
     /**
      * Tenants with a bucket; the least recently seen beyond are forgotten (their bucket refills).
      */
@@ -31,7 +31,7 @@ public final class EncoderTokenBuckets {
      * @param shares how many equal parts of each tenant's rate this instance enforces (the
      *     classifier's subtasks, which see a tenant's requests spread evenly by request id)
      */
-    public EncoderTokenBuckets(int shares) {
+    public RateBuckets(int shares) {
         this.shares = Math.max(1, shares);
     }
 
