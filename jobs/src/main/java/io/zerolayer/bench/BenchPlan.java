@@ -19,8 +19,9 @@ import java.util.Map;
  * @param window the most requests in flight of a fixed set of documents
  * @param windows per workload, the most requests in flight of its closed loop
  * @param soakSeconds for a soak: this long at {@code loads[0]} × the mixed workload's maximum
- * @param noisyNeighbour after the open loops, a tenant flooding at 5 × the customer-service maximum
- *     beside one sending at 10 % of it, and the quiet one alone before (zerolayer only)
+ * @param noisyFlood after the open loops, a tenant flooding at this many times the customer-service
+ *     maximum beside one sending at 10 % of it, and the quiet one alone before (zerolayer only); 0
+ *     for none
  */
 record BenchPlan(
         String system,
@@ -42,7 +43,7 @@ record BenchPlan(
         Map<String, Map<String, String>> taskModels,
         List<Integer> ceilingWorkers,
         double soakSeconds,
-        boolean noisyNeighbour,
+        double noisyFlood,
         String out) {
     /** This plan, writing its figures to {@code file}. */
     BenchPlan writingTo(String file) {
@@ -66,7 +67,7 @@ record BenchPlan(
                 taskModels,
                 ceilingWorkers,
                 soakSeconds,
-                noisyNeighbour,
+                noisyFlood,
                 file);
     }
 }

@@ -369,8 +369,9 @@ final class BenchReport {
             double ratio = p(quiet, "p99") / p(quietAlone, "p99");
             target(
                     out,
-                    "quiet tenant's p99 beside a tenant flooding at 5 × capacity ≤ 2 × its p99"
-                            + " alone",
+                    "quiet tenant's p99 beside a tenant flooding at "
+                            + report.path("options").path("noisyFlood").asDouble(5)
+                            + " × capacity ≤ 2 × its p99 alone",
                     "%.2f × (" + ms(quiet, "p99") + " vs " + ms(quietAlone, "p99") + ")",
                     ratio,
                     ratio <= 2 && quiet.path("lost").asInt() == 0);

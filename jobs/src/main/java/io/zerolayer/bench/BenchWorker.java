@@ -148,7 +148,7 @@ public final class BenchWorker {
         replyDelivery = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY).toString();
         result.put("replyDelivery", replyDelivery);
         int p = plan.parallelism();
-        NoisyNeighbours neighbours = plan.noisyNeighbour() ? NoisyNeighbours.configure(conf) : null;
+        NoisyNeighbours neighbours = plan.noisyFlood() > 0 ? NoisyNeighbours.configure(conf) : null;
         progress(plan.system(), "starting (parallelism " + p + ")");
         try (Target target = Target.start(plan, conf, p);
                 ZeroLayerClient client = target.client(conf)) {

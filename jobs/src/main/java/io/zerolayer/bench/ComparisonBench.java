@@ -55,7 +55,7 @@ public final class ComparisonBench {
             double inFlightSeconds,
             Duration checkpointInterval,
             double soakSeconds,
-            boolean noisyNeighbour,
+            double noisyFlood,
             List<String> workerJvmOptions,
             Path outDir,
             Configuration conf,
@@ -314,11 +314,13 @@ public final class ComparisonBench {
                 ceilingWorkers,
                 soakSeconds,
                 // once, on zerolayer's full pass: it needs the customer-service maximum
-                o.noisyNeighbour()
-                        && system.equals(ZEROLAYER)
-                        && soakSeconds == 0
-                        && parallelism == o.parallelism()
-                        && closed.contains(Workload.CUSTOMER_SERVICE.id()),
+                o.noisyFlood() > 0
+                                && system.equals(ZEROLAYER)
+                                && soakSeconds == 0
+                                && parallelism == o.parallelism()
+                                && closed.contains(Workload.CUSTOMER_SERVICE.id())
+                        ? o.noisyFlood()
+                        : 0,
                 null);
     }
 
@@ -427,7 +429,7 @@ public final class ComparisonBench {
         n.set("sizes", BenchWorker.JSON.valueToTree(o.sizes()));
         n.set("sizeRequests", BenchWorker.JSON.valueToTree(o.sizeRequests()));
         n.put("soakSeconds", o.soakSeconds());
-        n.put("noisyNeighbour", o.noisyNeighbour());
+        n.put("noisyFlood", o.noisyFlood());
         return n;
     }
 }

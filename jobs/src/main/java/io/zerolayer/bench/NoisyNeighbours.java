@@ -23,11 +23,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The noisy-neighbour phase: tenant {@value #FLOOD} sends customer-service tickets at 5 × the job's
- * maximum while tenant {@value #QUIET} sends them at 10 % of it; before, the quiet tenant alone at
- * that rate. The flood's tenant has quotas as an operator would give a tenant that may use half the
- * job: requests a second at half the job's maximum, refused before their prompts are read, and a
- * small in-flight quota per slot. What it sends beyond is answered REJECTED at once; the quiet
- * tenant's latency beside it against alone is the figure.
+ * maximum (or what {@code --noisy-flood} says) while tenant {@value #QUIET} sends them at 10 % of
+ * it; before, the quiet tenant alone at that rate. The flood's tenant has quotas as an operator
+ * would give a tenant that may use half the job: requests a second at half the job's maximum,
+ * refused before their prompts are read, and a small in-flight quota per slot. What it sends beyond
+ * is answered REJECTED at once; the quiet tenant's latency beside it against alone is the figure.
  */
 final class NoisyNeighbours {
     static final String QUIET = "quiet";
@@ -113,7 +113,7 @@ final class NoisyNeighbours {
     void measure(BenchPlan plan, String bootstrap, Configuration conf, double max, ArrayNode rows)
             throws Exception {
         double quietRate = Math.max(0.5, max / 10);
-        double floodRate = max * 5;
+        double floodRate = max * plan.noisyFlood();
         long floodQuota = Math.max(1, Math.round(max * FLOOD_RATE_SHARE));
         limitFlood(bootstrap, conf, floodQuota);
         double seconds = plan.openLoopSeconds();

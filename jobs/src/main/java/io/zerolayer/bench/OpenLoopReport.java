@@ -172,7 +172,9 @@ final class OpenLoopReport {
         }
         md.append(
                 "\n**Noisy neighbour** (zerolayer; customer-service tickets, open loop: tenant"
-                        + " `flood` at 5 × the closed-loop maximum with quotas of "
+                        + " `flood` at "
+                        + bench.report.path("options").path("noisyFlood").asDouble(5)
+                        + " × the closed-loop maximum with quotas of "
                         + Math.round(NoisyNeighbours.FLOOD_RATE_SHARE * 100)
                         + " % of that maximum in requests a second and "
                         + NoisyNeighbours.FLOOD_IN_FLIGHT_PER_SLOT

@@ -117,7 +117,6 @@ final class AuditCommand implements Runnable {
                             + timeout
                             + "; give more --timeout");
         }
-        out.flush();
         int broken = 0;
         for (String problem : verifier.unreadable()) {
             out.println("BROKEN: " + problem);

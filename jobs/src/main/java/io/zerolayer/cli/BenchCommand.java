@@ -168,6 +168,15 @@ final class BenchCommand implements Callable<Integer> {
     boolean noNoisyNeighbour;
 
     @Option(
+            names = "--noisy-flood",
+            defaultValue = "5",
+            description =
+                    "The flooding tenant's rate in the noisy-neighbour phase, as a multiple of"
+                            + " zerolayer's customer-service maximum (its quota is half that"
+                            + " maximum). Default: ${DEFAULT-VALUE}.")
+    double noisyFlood;
+
+    @Option(
             names = "--quick",
             description =
                     "A short run to try the command: 2 s warm-up, 4 s measurements, sizes 1 KB"
@@ -216,6 +225,12 @@ final class BenchCommand implements Callable<Integer> {
             szCount = Arrays.asList(10, 2);
             scaling = false;
         }
+        if (!(noisyFlood > 0)) {
+            throw new IllegalArgumentException(
+                    "--noisy-flood must be above 0, got "
+                            + noisyFlood
+                            + "; --no-noisy-neighbour skips the phase");
+        }
         Configuration conf = settings.load();
         ComparisonBench.run(
                 new ComparisonBench.Options(
@@ -237,7 +252,7 @@ final class BenchCommand implements Callable<Integer> {
                                 ? TimeUtils.parseDuration(checkpointInterval)
                                 : conf.get(io.zerolayer.jobs.PipelineOptions.CHECKPOINT_INTERVAL),
                         soakSeconds,
-                        !noNoisyNeighbour,
+                        noNoisyNeighbour ? 0 : noisyFlood,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
                         results.out,
                         conf,
