@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class AuditChainVerifierTest {
+public class AuditChainVerifierTest {
     /** Entries 1..n of {@code tenant}'s chain, linked as the job links them. */
     static List<AuditEntry> chain(String tenant, int n) {
         List<AuditEntry> chain = new ArrayList<>();
@@ -25,7 +25,8 @@ class AuditChainVerifierTest {
         return chain;
     }
 
-    static AuditEntry unlinked(String tenant, String requestId) {
+    /** An entry of {@code tenant} for {@code requestId}, as the executor makes it, not linked. */
+    public static AuditEntry unlinked(String tenant, String requestId) {
         return AuditEntry.newBuilder()
                 .setKind(AuditRecordKind.ENTRY)
                 .setTenantId(tenant)

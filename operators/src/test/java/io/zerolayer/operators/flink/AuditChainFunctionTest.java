@@ -3,13 +3,11 @@ package io.zerolayer.operators.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.operators.audit.AuditChainVerifier;
+import io.zerolayer.operators.audit.AuditChainVerifierTest;
 import io.zerolayer.operators.audit.CommittedChainHeads;
 import io.zerolayer.schemas.AuditEntry;
 import io.zerolayer.schemas.AuditRecordKind;
-import io.zerolayer.schemas.Fidelity;
-import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.audit.AuditChainHash;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -42,20 +40,7 @@ class AuditChainFunctionTest {
     }
 
     private static AuditEntry unlinked(String tenant, String requestId) {
-        return AuditEntry.newBuilder()
-                .setKind(AuditRecordKind.ENTRY)
-                .setTenantId(tenant)
-                .setSequence(0)
-                .setRequestId(requestId)
-                .setStatus(ResponseStatus.OK)
-                .setGraphId("ab".repeat(32))
-                .setModel("minilm@" + "cd".repeat(32))
-                .setPromptSha256(AuditChainHash.sha256Hex(requestId))
-                .setOutputSha256(AuditChainHash.sha256Hex("out " + requestId))
-                .setFidelity(Fidelity.FULL)
-                .setTime(Instant.ofEpochMilli(1_767_225_600_000L))
-                .setHash("")
-                .build();
+        return AuditChainVerifierTest.unlinked(tenant, requestId);
     }
 
     private static List<AuditEntry> kind(List<AuditEntry> records, AuditRecordKind kind) {

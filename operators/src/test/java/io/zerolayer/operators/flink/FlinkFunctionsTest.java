@@ -46,9 +46,13 @@ class FlinkFunctionsTest {
 
     static KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
             classifierHarness() throws Exception {
-        return classifierHarness(
-                new DecodeAndClassifyFunction(
-                        CONTRACTS, null, ADMISSION, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5)));
+        return classifierHarness(classifier());
+    }
+
+    /** The classifier of the test contracts: 2 slots, 25 requests/s or 0.5 slots a shard. */
+    static DecodeAndClassifyFunction classifier() {
+        return new DecodeAndClassifyFunction(
+                CONTRACTS, null, ADMISSION, DEGRADE, new HotGraphSharder(2, 128, 25, 0.5));
     }
 
     /** {@code fn} keyed as the job keys it, by the tenant and request id a record claims. */
@@ -431,15 +435,7 @@ class FlinkFunctionsTest {
                         .formatted("5f".repeat(32), "6a".repeat(32), "7b".repeat(32));
         List<RoutedRequest> routed;
         List<Reply> refused;
-        try (var h =
-                classifierHarness(
-                        new DecodeAndClassifyFunction(
-                                        CONTRACTS,
-                                        null,
-                                        ADMISSION,
-                                        DEGRADE,
-                                        new HotGraphSharder(2, 128, 25, 0.5))
-                                .withTenants(null, registry))) {
+        try (var h = classifierHarness(classifier().withTenants(null, registry))) {
             for (String tenant : List.of("capped", "tokens", "patient")) {
                 for (int i = 0; i < 5; i++) {
                     AnalysisRequest r =
@@ -505,15 +501,7 @@ class FlinkFunctionsTest {
                         .formatted(key, "6a".repeat(32), "7b".repeat(32));
         List<String> served;
         List<String> refused;
-        try (var h =
-                classifierHarness(
-                        new DecodeAndClassifyFunction(
-                                        CONTRACTS,
-                                        null,
-                                        ADMISSION,
-                                        DEGRADE,
-                                        new HotGraphSharder(2, 128, 25, 0.5))
-                                .withTenants(null, registry))) {
+        try (var h = classifierHarness(classifier().withTenants(null, registry))) {
             for (String tenant : List.of("strict-tenant", "t", "other")) {
                 AnalysisRequest r = request(tenant + "-deep", deep);
                 r.setTenantId(tenant);
