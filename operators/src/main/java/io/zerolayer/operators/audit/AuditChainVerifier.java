@@ -26,8 +26,13 @@ import java.util.TreeMap;
  * whose partitions were added to (a tenant's entries in two partitions) still verifies.
  */
 public final class AuditChainVerifier {
-    /** A record as read, with where it was: {@code partition/offset}. */
-    private record Located(AuditEntry entry, String at) {}
+    /**
+     * What verifying needs of a record, with where it was ({@code partition/offset}): its sequence,
+     * hash and previous hash, and whether its contents give its hash (checked as it is read, so the
+     * rest of the record is not kept).
+     */
+    private record Located(
+            long sequence, String hash, String previousHash, boolean hashMatches, String at) {}
 
     private final Map<String, List<Located>> entries = new TreeMap<>();
     private final Map<String, List<Located>> anchors = new TreeMap<>();
@@ -35,9 +40,16 @@ public final class AuditChainVerifier {
 
     /** One record of the topic, read at {@code at} ({@code partition/offset}). */
     public void record(AuditEntry record, String at) {
-        (record.getKind() == AuditRecordKind.ANCHOR ? anchors : entries)
+        boolean anchor = record.getKind() == AuditRecordKind.ANCHOR;
+        (anchor ? anchors : entries)
                 .computeIfAbsent(record.getTenantId(), t -> new ArrayList<>())
-                .add(new Located(record, at));
+                .add(
+                        new Located(
+                                record.getSequence(),
+                                record.getHash(),
+                                record.getPreviousHash(),
+                                anchor || AuditChainHash.of(record).equals(record.getHash()),
+                                at));
     }
 
     /** A record at {@code at} that is not an audit record. */
@@ -69,7 +81,7 @@ public final class AuditChainVerifier {
     public Verdict verify(String tenant) {
         List<Located> chain = new ArrayList<>(entries.getOrDefault(tenant, List.of()));
         List<Located> anchored = anchors.getOrDefault(tenant, List.of());
-        chain.sort(Comparator.comparingLong(l -> l.entry().getSequence())); // stable: read order
+        chain.sort(Comparator.comparingLong(l -> l.sequence())); // stable: read order
         long expected = 1;
         String previous = AuditChainHash.GENESIS;
         Map<Long, String> hashes = new java.util.HashMap<>();
@@ -79,9 +91,9 @@ public final class AuditChainVerifier {
             problem =
                     problem(l, i + 1 < chain.size() ? chain.get(i + 1) : null, expected, previous);
             if (problem == null) {
-                hashes.put(l.entry().getSequence(), l.entry().getHash());
-                previous = l.entry().getHash();
-                expected = l.entry().getSequence() + 1;
+                hashes.put(l.sequence(), l.hash());
+                previous = l.hash();
+                expected = l.sequence() + 1;
             }
         }
         long head = expected - 1;
@@ -99,10 +111,9 @@ public final class AuditChainVerifier {
      * last), where entry {@code expected} hashed {@code previous} should come; null when nothing.
      */
     private static String problem(Located l, Located next, long expected, String previous) {
-        AuditEntry e = l.entry();
-        long seq = e.getSequence();
+        long seq = l.sequence();
         String entry = "entry " + seq + " (at " + l.at() + ")";
-        if (next != null && seq == next.entry().getSequence()) {
+        if (next != null && seq == next.sequence()) {
             return "entry "
                     + seq
                     + " appears twice (at "
@@ -121,10 +132,10 @@ public final class AuditChainVerifier {
                     + " follows "
                     + (expected == 1 ? "nothing" : "entry " + (expected - 1));
         }
-        if (!AuditChainHash.of(e).equals(e.getHash())) {
+        if (!l.hashMatches()) {
             return entry + " was edited: its contents do not give its hash";
         }
-        if (!previous.equals(e.getPreviousHash())) {
+        if (!previous.equals(l.previousHash())) {
             return entry
                     + " does not link to "
                     + (seq == 1 ? "the chain's start" : "entry " + (seq - 1))
@@ -136,7 +147,7 @@ public final class AuditChainVerifier {
     private static String checkAnchors(
             List<Located> anchored, long head, Map<Long, String> hashes) {
         for (Located a : anchored) {
-            long seq = a.entry().getSequence();
+            long seq = a.sequence();
             if (seq > head) {
                 return missing(head + 1, seq)
                         + ": the anchor at "
@@ -146,7 +157,7 @@ public final class AuditChainVerifier {
                         + ", and the chain ends at entry "
                         + head;
             }
-            if (!a.entry().getHash().equals(hashes.get(seq))) {
+            if (!a.hash().equals(hashes.get(seq))) {
                 return "the anchor at "
                         + a.at()
                         + " holds another hash for entry "
