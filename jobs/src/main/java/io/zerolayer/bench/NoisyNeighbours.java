@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -102,8 +102,8 @@ final class NoisyNeighbours {
             producer.send(
                             new ProducerRecord<>(
                                     conf.get(PipelineOptions.CONTROL_TOPIC),
-                                    "{\"command\":\"reload-tenants\"}"
-                                            .getBytes(StandardCharsets.UTF_8)))
+                                    new ControlCommand(ControlCommand.RELOAD_TENANTS, null)
+                                            .toJson()))
                     .get();
         }
         Thread.sleep(2_000); // every classifier subtask reads the file again

@@ -163,8 +163,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--no-noisy-neighbour",
             description =
-                    "Skip the noisy-neighbour phase (one tenant flooding zerolayer at 5 × its"
-                            + " customer-service maximum beside one at 10 %%).")
+                    "Skip the noisy-neighbour phase (one tenant flooding zerolayer at"
+                            + " --noisy-flood × its customer-service maximum beside one at"
+                            + " 10 %%).")
     boolean noNoisyNeighbour;
 
     @Option(

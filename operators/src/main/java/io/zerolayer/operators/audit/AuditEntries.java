@@ -1,5 +1,6 @@
 package io.zerolayer.operators.audit;
 
+import io.zerolayer.operators.tasks.Audit;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.AuditEntry;
@@ -13,9 +14,6 @@ import java.util.Map;
  * and an anchor of the chain's head.
  */
 public final class AuditEntries {
-    /** Response attribute of the audit node: the encoder that ran, as model@weight-checksum. */
-    static final String MODEL_ATTRIBUTE = "audit.model";
-
     private AuditEntries() {}
 
     /**
@@ -33,7 +31,7 @@ public final class AuditEntries {
                 .setRequestId(response.getRequestId())
                 .setStatus(response.getStatus())
                 .setGraphId(response.getGraphId())
-                .setModel(attributes == null ? null : attributes.get(MODEL_ATTRIBUTE))
+                .setModel(attributes == null ? null : attributes.get(Audit.MODEL_ATTRIBUTE))
                 .setPromptSha256(AuditChainHash.sha256Hex(request.getPrompt()))
                 .setOutputSha256(AuditChainHash.sha256Hex(response.getOutput()))
                 .setFidelity(response.getFidelity())

@@ -9,6 +9,7 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
@@ -291,15 +292,11 @@ public class DecodeAndClassifyFunction
         if (door != null) {
             door.taken();
         }
+        TenantQuotas quotas =
+                rates == null ? null : tenants.current().quotas(request.getTenantId());
         // before the prompt is read: a flood beyond its rate costs its signature check and a reply
-        if (rates != null
-                && refused(
-                        rates.overRequests(
-                                request,
-                                route,
-                                tenants.current().quotas(request.getTenantId()),
-                                receivedAt),
-                        ctx)) {
+        if (quotas != null
+                && refused(rates.overRequests(request, route, quotas, receivedAt), ctx)) {
             return;
         }
         long start = System.nanoTime();
@@ -335,12 +332,12 @@ public class DecodeAndClassifyFunction
             return;
         }
         Estimate estimate = estimate(decision.structureId(), decision.structure());
-        if (rates != null
+        if (quotas != null
                 && refused(
                         rates.overTokens(
                                 request,
                                 route,
-                                tenants.current().quotas(request.getTenantId()),
+                                quotas,
                                 estimate.tokens(),
                                 classifyMicros,
                                 receivedAt),

@@ -1,11 +1,9 @@
 package io.zerolayer.schemas.audit;
 
 import io.zerolayer.schemas.AuditEntry;
+import io.zerolayer.schemas.auth.RequestSignature;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The hash that links an audit chain's entries: lowercase hex SHA-256 of an entry's canonical form,
@@ -26,8 +24,6 @@ public final class AuditChainHash {
 
     /** The previous hash of a tenant's first entry. */
     public static final String GENESIS = "0".repeat(64);
-
-    private static final HexFormat HEX = HexFormat.of();
 
     private AuditChainHash() {}
 
@@ -60,11 +56,7 @@ public final class AuditChainHash {
     }
 
     private static String sha256Hex(byte[] bytes) {
-        try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every JVM has SHA-256", e);
-        }
+        return RequestSignature.sha256Hex(bytes);
     }
 
     private static void field(ByteArrayOutputStream out, Object value) {
