@@ -22,8 +22,8 @@ import picocli.CommandLine.Parameters;
         name = "inspect",
         mixinStandardHelpOptions = true,
         description =
-                "Print a compiled graph from the graphs topic: structure, nodes, choices and"
-                        + " estimates.")
+                "Print a compiled graph from the graphs topic: its shape, the structures seen"
+                        + " run on it, nodes, choices and estimates.")
 final class InspectCommand implements Callable<Integer> {
     @Option(
             names = "--bootstrap-servers",
@@ -64,8 +64,7 @@ final class InspectCommand implements Callable<Integer> {
         if (matches.size() > 1) {
             System.err.println(
                     "The prefix " + graphId + " matches several graphs; give more characters:");
-            matches.forEach(
-                    g -> System.err.println("  " + g.getGraphId() + "  " + g.getSignature()));
+            matches.forEach(g -> System.err.println("  " + g.getGraphId() + "  " + g.getShape()));
             return 1;
         }
         ExecutionGraph g = matches.get(0);
@@ -77,7 +76,15 @@ final class InspectCommand implements Callable<Integer> {
         System.out.printf(
                 "  task        %s → %s, fidelity %s%n",
                 g.getTask(), g.getOutputFormat(), g.getFidelity());
-        System.out.println("  structure   " + g.getSignature());
+        System.out.println("  shape       " + (g.getShape().isEmpty() ? "–" : g.getShape()));
+        if (g.getStructures().isEmpty()) {
+            System.out.println("  structure   " + g.getSignature());
+        } else {
+            System.out.printf(
+                    "  structures  %d seen (every structure of this shape runs on this graph)%n",
+                    g.getStructures().size());
+            g.getStructures().forEach(s -> System.out.println("    " + s));
+        }
         System.out.printf(
                 "  compiled    for %s with %s, compiler %s, contracts %s, at %s%n",
                 g.getHardwareProfile(),

@@ -198,7 +198,8 @@ class StreamingJobITCase {
         }
 
         /**
-         * Twelve answers of one contract structure, a paper summary and a ticket classification.
+         * Twelve answers of two contract structures of one shape (every other contract names two of
+         * its sections differently), a paper summary and a ticket classification.
          */
         private Map<String, String> mixedStream() {
             Map<String, String> prompts = new HashMap<>();
@@ -209,7 +210,11 @@ class StreamingJobITCase {
                                 + " end the "
                                 + (i % 2 == 0 ? "agreement" : "contract")
                                 + "?</question>"
-                                + contract(i));
+                                + (i % 2 == 0
+                                        ? contract(i)
+                                        : contract(i)
+                                                .replace("section:payment", "section:fees")
+                                                .replace("section:liability", "section:caps")));
             }
             String paper =
                     "<task:summarize"
@@ -312,7 +317,8 @@ class StreamingJobITCase {
         }
 
         /**
-         * Requests of one structure share one graph, compiled once and published, then republished
+         * Requests of two differently named structures of one shape share one graph, compiled once
+         * and published, republished when the second structure runs on it, then republished
          * measured.
          */
         private String aSharedStructureCompilesOnceAndIsPublished(
@@ -329,6 +335,15 @@ class StreamingJobITCase {
             assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
                     .hasSize(1);
             assertThat(compiled(descriptors)).hasSize(3);
+            // the graph's descriptors name both structures, each a signature of its own
+            assertThat(
+                            descriptors.stream()
+                                    .filter(g -> g.getGraphId().equals(shared))
+                                    .flatMap(g -> g.getStructures().stream())
+                                    .distinct())
+                    .hasSize(2)
+                    .anySatisfy(st -> assertThat(st).contains("section:termination"))
+                    .anySatisfy(st -> assertThat(st).contains("section:fees"));
             // after its fifth run the shared graph is republished with measured node durations
             ExecutionGraph measured =
                     descriptors.stream()
@@ -378,7 +393,9 @@ class StreamingJobITCase {
             assertThat(report)
                     .contains("graph " + shared)
                     .contains("decode/answer")
-                    .contains("chunk/section:termination")
+                    .contains("structures  2 seen")
+                    .contains("section:fees")
+                    .contains("chunk ")
                     .contains("why precision decoder 'answer' returns a vector or single passages")
                     .contains("why batch-size")
                     .contains("estimate  ");
@@ -1210,14 +1227,21 @@ class StreamingJobITCase {
     }
 
     /**
-     * Descriptors published when a graph is compiled (not the later ones carrying measurements).
+     * Descriptors published when a graph is compiled: with at most the one structure it was
+     * compiled for (the SAFE graph names none), and no measurements yet — not the later ones that
+     * add a structure or carry measurements.
      */
     private static List<ExecutionGraph> compiled(List<ExecutionGraph> descriptors) {
         return descriptors.stream()
                 .filter(
                         g ->
-                                g.getNodes().stream()
-                                        .noneMatch(n -> n.getParams().containsKey("measured.runs")))
+                                g.getStructures().size() <= 1
+                                        && g.getNodes().stream()
+                                                .noneMatch(
+                                                        n ->
+                                                                n.getParams()
+                                                                        .containsKey(
+                                                                                "measured.runs")))
                 .toList();
     }
 }

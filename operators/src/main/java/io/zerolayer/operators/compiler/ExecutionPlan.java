@@ -8,15 +8,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The static graph compiled for one structure: nodes in execution order, their identity, and the
- * precompiled fallback path.
+ * The static graph compiled for one {@link PlanShape}, which many structures share: nodes in
+ * execution order, their identity, and the precompiled fallback path. Its {@code graphId} is the
+ * hash of its {@link #canonicalForm} and identity, so two plans that would run alike have one id.
  *
+ * @param shape what it was compiled from ({@link PlanShape#describe()}; {@link
+ *     GraphCompiler#SAFE_SIGNATURE} for the SAFE graph)
  * @param fallbackNodes what a batch runs on when the main path fails: the same graph with the int8
  *     encoder on the CPU and optional nodes dropped; answered with fidelity REDUCED
  */
 public record ExecutionPlan(
         String graphId,
-        String signature,
+        String shape,
         String task,
         String outputFormat,
         Fidelity fidelity,
@@ -27,14 +30,7 @@ public record ExecutionPlan(
     /** The fallback path as a plan of its own (same id and structure), for binding to sessions. */
     public ExecutionPlan fallback() {
         return new ExecutionPlan(
-                graphId,
-                signature,
-                task,
-                outputFormat,
-                fidelity,
-                identity,
-                fallbackNodes,
-                List.of());
+                graphId, shape, task, outputFormat, fidelity, identity, fallbackNodes, List.of());
     }
 
     /**
@@ -106,24 +102,61 @@ public record ExecutionPlan(
         return nodes.stream().filter(n -> n.kind().equals(kind)).toList();
     }
 
+    /**
+     * The text a plan's id is the hash of: task, output format, fidelity and every node of the main
+     * and fallback paths with its kind, model, inputs and parameters, estimates and reasons
+     * included (they follow from the same shape and hardware, like the choices).
+     */
+    static String canonicalForm(
+            String task,
+            String outputFormat,
+            Fidelity fidelity,
+            List<PlanNode> nodes,
+            List<PlanNode> fallbackNodes) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("task=").append(task).append('\n');
+        sb.append("output=").append(outputFormat).append('\n');
+        sb.append("fidelity=").append(fidelity).append('\n');
+        nodes.forEach(n -> appendNode(sb, "node=", n));
+        fallbackNodes.forEach(n -> appendNode(sb, "fallback=", n));
+        return sb.toString();
+    }
+
+    private static void appendNode(StringBuilder sb, String prefix, PlanNode n) {
+        sb.append(prefix)
+                .append(n.nodeId())
+                .append('|')
+                .append(n.kind())
+                .append('|')
+                .append(n.model() == null ? "" : n.model())
+                .append('|')
+                .append(String.join(",", n.inputs()));
+        n.params().forEach((k, v) -> sb.append('|').append(k).append('=').append(v));
+        sb.append('\n');
+    }
+
     public ExecutionGraph toDescriptor(Instant compiledAt) {
-        return toDescriptor(compiledAt, "", java.util.Map.of(), 0);
+        return toDescriptor(compiledAt, "", java.util.Map.of(), 0, List.of());
     }
 
     /**
-     * The descriptor, with the compiling slot's device report and the nodes' measured p50 durations
-     * in this slot over {@code runs} runs ({@code measured.p50-us}, {@code measured.runs} node
-     * params; none when {@code runs} is 0).
+     * The descriptor, with the compiling slot's device report, the nodes' measured p50 durations in
+     * this slot over {@code runs} runs ({@code measured.p50-us}, {@code measured.runs} node params;
+     * none when {@code runs} is 0) and the structure signatures the slot has seen run on it, first
+     * seen first (its {@code signature} is the first; the shape when none).
      */
     public ExecutionGraph toDescriptor(
             Instant compiledAt,
             String hardwareReport,
             java.util.Map<String, Long> measuredP50Micros,
-            long runs) {
+            long runs,
+            List<String> structures) {
         java.util.Map<String, Long> p50 = runs == 0 ? java.util.Map.of() : measuredP50Micros;
         return ExecutionGraph.newBuilder()
                 .setGraphId(graphId)
-                .setSignature(signature)
+                .setSignature(structures.isEmpty() ? shape : structures.get(0))
+                .setShape(shape)
+                .setStructures(List.copyOf(structures))
                 .setTask(task)
                 .setOutputFormat(outputFormat)
                 .setFidelity(fidelity)

@@ -16,10 +16,13 @@ import java.util.Set;
  * Turns a classified prompt's structure into a static execution graph:
  *
  * <pre>
- * tokenize → chunk/&lt;scope&gt; (one per section, plus body) → encode → pool → decode/&lt;task&gt;
+ * tokenize → chunk → encode → pool → decode/&lt;task&gt; → evidence → redact → audit
  * </pre>
  *
- * Every decision here uses only structural facts (scopes, size buckets, the task's decoder) and the
+ * A plan is compiled from the structure's {@link PlanShape} — task, decoder, output format, the
+ * document's size bucket and its queries — never from section names or how the text is split, so
+ * the many structures of one shape share one plan, and its id (the hash of the plan, {@link
+ * ExecutionPlan#canonicalForm}) is their graph id. Every decision here uses only the shape and the
  * slot's hardware profile, so the graph is a function of the graph id. The decisions come from the
  * {@link CostEstimator}'s figures and are recorded, with their reasons, in the encode node's
  * params: the device (CUDA where the profile is a GPU's and ONNX Runtime has the provider), the
@@ -29,7 +32,7 @@ import java.util.Set;
  *
  * <p>The SAFE graph ({@link #compileSafe(int)}) serves abnormal structures: the prompt as plain
  * text, summarized extractively with the int8 encoder. It is compiled like any other graph and has
- * its own id, from the signature {@value #SAFE_SIGNATURE}.
+ * its own id; its shape is named {@value #SAFE_SIGNATURE}.
  */
 public final class GraphCompiler {
     /**
@@ -78,34 +81,104 @@ public final class GraphCompiler {
         return identity;
     }
 
-    public String graphId(ClassifiedPrompt prompt) {
-        return identity.graphId(prompt.signature());
+    /** The id of a prompt's structure (what it looked like), for this compiler's identity. */
+    public String structureId(ClassifiedPrompt prompt) {
+        return identity.structureId(prompt.signature());
     }
 
-    public String safeGraphId() {
-        return identity.graphId(new StructureSignature(SAFE_SIGNATURE));
+    /** The id of a structure (what it looked like), for this compiler's identity. */
+    public String structureId(CompilableStructure structure) {
+        return identity.structureId(structure.signature());
+    }
+
+    /** The graph id of a prompt that compiles: its plan's. */
+    public String graphId(ClassifiedPrompt prompt) {
+        return compile(prompt).graphId();
+    }
+
+    /** The graph id of a structure: its plan's. */
+    public String graphId(CompilableStructure structure) {
+        return compile(structure).graphId();
+    }
+
+    /** The graph id of the SAFE graph for texts of at most {@code maxChars}. */
+    public String safeGraphId(int maxChars) {
+        return compileSafe(maxChars).graphId();
     }
 
     public ExecutionPlan compile(ClassifiedPrompt prompt) {
         return compile(CompilableStructure.of(prompt));
     }
 
-    /** The graph id of a structure, for this compiler's identity. */
-    public String graphId(CompilableStructure structure) {
-        return identity.graphId(structure.signature());
+    /** The plan of a structure: that of its {@link PlanShape}. */
+    public ExecutionPlan compile(CompilableStructure structure) {
+        return compile(PlanShape.of(structure));
     }
 
-    public ExecutionPlan compile(CompilableStructure structure) {
-        return plan(
-                graphId(structure),
-                structure.signature().canonical(),
-                structure.task(),
-                structure.decoder(),
-                structure.outputFormat(),
-                Fidelity.FULL,
-                structure.workload(),
-                null);
+    /**
+     * The plan of a shape, compiled once per compiler: a plan follows from its shape and this
+     * compiler's identity and cost model alone, so every request of a known shape finds its graph
+     * id without compiling. At most {@value #REMEMBERED_PLANS} shapes are kept (tasks × output
+     * formats × size buckets × query counts is far fewer); beyond that the memory starts over.
+     */
+    public ExecutionPlan compile(PlanShape shape) {
+        ExecutionPlan known = plans.get(shape);
+        if (known != null) {
+            return known;
+        }
+        ExecutionPlan plan =
+                plan(
+                        shape.describe(),
+                        shape.task(),
+                        shape.decoder(),
+                        shape.outputFormat(),
+                        Fidelity.FULL,
+                        shape.representative(),
+                        null);
+        if (plans.size() >= REMEMBERED_PLANS) {
+            plans.clear();
+        }
+        plans.put(shape, plan);
+        return plan;
     }
+
+    /** Shapes whose plans a compiler keeps. */
+    static final int REMEMBERED_PLANS = 1024;
+
+    private final Map<PlanShape, ExecutionPlan> plans =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * What the compiler estimates of one request of {@code structure} itself (not of its shape's
+     * representative): its encode time alone on this compiler's hardware, whether its plan batches,
+     * and its padded encoder tokens. What deadlines, fair shares and token quotas count.
+     */
+    public RequestEstimate estimate(CompilableStructure structure) {
+        ExecutionPlan plan = compile(structure);
+        CostEstimator.EncodeEstimate alone =
+                estimator.encode(
+                        EncoderModel.byId(plan.node("encode").model()), structure.workload(), 1);
+        return new RequestEstimate(
+                Math.max(1, Math.round(alone.micros() / 1e3)),
+                plan.batchSize() > 1,
+                (long) alone.sequences() * alone.seqLen());
+    }
+
+    /** The estimate of one request of the SAFE graph: its plan's, of the longest text it takes. */
+    public RequestEstimate estimateSafe(int maxChars) {
+        ExecutionPlan plan = compileSafe(maxChars);
+        return new RequestEstimate(
+                plan.encodeMillisAlone(), plan.batchSize() > 1, plan.encoderTokensPerRequest());
+    }
+
+    /**
+     * One request's estimate.
+     *
+     * @param encodeMillisAlone its encode time alone, at least 1 ms
+     * @param batches whether its plan runs it with others (batch size above 1)
+     * @param encoderTokens its padded encoder tokens, what a tenant's token quota counts
+     */
+    public record RequestEstimate(long encodeMillisAlone, boolean batches, long encoderTokens) {}
 
     /**
      * What one request of the prompt's structure brings to its graph, from structure alone: the
@@ -174,8 +247,14 @@ public final class GraphCompiler {
      * int8, text output.
      */
     public ExecutionPlan compileSafe(int maxChars) {
+        return safePlans.computeIfAbsent(maxChars, this::planSafe);
+    }
+
+    private final Map<Integer, ExecutionPlan> safePlans =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private ExecutionPlan planSafe(int maxChars) {
         return plan(
-                safeGraphId(),
                 SAFE_SIGNATURE,
                 "summarize",
                 "summarize",
@@ -193,8 +272,7 @@ public final class GraphCompiler {
     }
 
     private ExecutionPlan plan(
-            String graphId,
-            String signature,
+            String shape,
             String task,
             String decoder,
             String outputFormat,
@@ -207,11 +285,9 @@ public final class GraphCompiler {
                         ? forcedPrecision
                         : estimator.precision(decoder, workload, INT8_MIN_SAVING_MICROS);
         EncoderModel model = encoderOf(precision);
-        List<String> scopes = List.copyOf(workload.scopeTokens().keySet());
         double documentTokens = workload.documentTokens();
         List<PlanNode> nodes = new ArrayList<>();
         Map<String, String> tokenize = new LinkedHashMap<>();
-        tokenize.put("scopes", String.join(",", scopes));
         tokenize.putAll(
                 estimator.host(
                         "tokenize",
@@ -223,19 +299,14 @@ public final class GraphCompiler {
                 strategy.equals("sentences")
                         ? "decoder '" + decoder + "' picks or weighs sentences"
                         : "decoder '" + decoder + "' wants context: overlapping windows";
-        List<String> chunkIds = new ArrayList<>();
-        for (String scope : scopes) {
-            String id = "chunk/" + scope;
-            chunkIds.add(id);
-            Map<String, String> chunk = new LinkedHashMap<>();
-            chunk.put("scope", scope);
-            chunk.put("strategy", strategy);
-            chunk.put("window", String.valueOf(WINDOW_TOKENS));
-            chunk.put("stride", String.valueOf(WINDOW_STRIDE));
-            chunk.put("reason", chunkReason);
-            chunk.putAll(estimator.host("chunk", workload.scopeTokens().get(scope), 1));
-            nodes.add(new PlanNode(id, "chunk", null, List.of("tokenize"), chunk));
-        }
+        // one node chunks every scope alike: section names are content, never part of a plan
+        Map<String, String> chunk = new LinkedHashMap<>();
+        chunk.put("strategy", strategy);
+        chunk.put("window", String.valueOf(WINDOW_TOKENS));
+        chunk.put("stride", String.valueOf(WINDOW_STRIDE));
+        chunk.put("reason", chunkReason);
+        chunk.putAll(estimator.host("chunk", documentTokens, 1));
+        nodes.add(new PlanNode("chunk", "chunk", null, List.of("tokenize"), chunk));
         CostEstimator.Choice batch = estimator.batchSize(model, workload);
         CostEstimator.Choice padding = estimator.padding();
         Map<String, String> encode = new LinkedHashMap<>();
@@ -252,7 +323,7 @@ public final class GraphCompiler {
         encode.put("padding.reason", padding.reason());
         encode.put("estimate.hardware", estimator.profile().id());
         encode.putAll(estimator.encode(model, workload, 1).params());
-        nodes.add(new PlanNode("encode", "encode", model.id(), chunkIds, encode));
+        nodes.add(new PlanNode("encode", "encode", model.id(), List.of("chunk"), encode));
         Map<String, String> pool = new LinkedHashMap<>();
         pool.put("method", "mean");
         pool.put("normalize", "l2");
@@ -295,15 +366,17 @@ public final class GraphCompiler {
                 "compliance",
                 "records prompt and output hashes, graph id and model checksum; on in strict"
                         + " compliance mode or when the request asks (audit=true)");
+        List<PlanNode> fallback = fallbackOf(nodes, workload);
         return new ExecutionPlan(
-                graphId,
-                signature,
+                identity.planId(
+                        ExecutionPlan.canonicalForm(task, outputFormat, fidelity, nodes, fallback)),
+                shape,
                 task,
                 outputFormat,
                 fidelity,
                 identity,
                 nodes,
-                fallbackOf(nodes, workload));
+                fallback);
     }
 
     /** Appends a post-decode node ({@code role}: optional or compliance); returns its id. */

@@ -13,9 +13,12 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Everything besides the structure that decides what a compiled graph is. The graph id ({@code
- * X-Execution-Graph-ID}) is the SHA-256 over the signature and all of these, so graphs compiled by
- * another compiler, for other models, runtime or hardware never share an id.
+ * Everything besides the plan itself that decides what a compiled graph is. The graph id ({@code
+ * X-Execution-Graph-ID}) is the SHA-256 over the plan's canonical form ({@link
+ * ExecutionPlan#canonicalForm}) and all of these ({@link #planId}), so graphs compiled by another
+ * compiler, for other models, runtime or hardware never share an id. A structure's own id ({@link
+ * #structureId}) is the SHA-256 over its signature and the same parts: it names what a prompt
+ * looked like, which many structures' plans share.
  */
 public record GraphIdentity(
         String contractVersion,
@@ -25,8 +28,11 @@ public record GraphIdentity(
         SortedMap<String, String> modelChecksums)
         implements Serializable {
 
-    /** Bumped whenever the compiler would emit a different graph for the same inputs. */
-    public static final String COMPILER_VERSION = "zlc-4";
+    /**
+     * Bumped whenever the compiler would run a plan differently for the same canonical form (a
+     * change to what a plan says changes its id by itself).
+     */
+    public static final String COMPILER_VERSION = "zlc-5";
 
     /**
      * Hardware profile of routing ids: the classifier does not know which slot, and so which
@@ -60,9 +66,21 @@ public record GraphIdentity(
         return current(contractVersion, profile.id() + "@" + profile.fingerprint());
     }
 
-    public String graphId(StructureSignature signature) {
+    /** The id of a structure: what a prompt looked like, not what runs it. */
+    public String structureId(StructureSignature signature) {
+        return sha256("signature=" + signature.canonical() + "\n" + parts());
+    }
+
+    /**
+     * The id of a plan, from its canonical form ({@link ExecutionPlan#canonicalForm}): the graph id
+     * its requests are keyed, cached, batched and answered by.
+     */
+    public String planId(String canonicalPlan) {
+        return sha256("plan=" + canonicalPlan + "\n" + parts());
+    }
+
+    private String parts() {
         StringBuilder sb = new StringBuilder();
-        sb.append("signature=").append(signature.canonical()).append('\n');
         sb.append("contract=").append(contractVersion).append('\n');
         sb.append("compiler=").append(compilerVersion).append('\n');
         sb.append("runtime=").append(runtimeVersion).append('\n');
@@ -70,11 +88,15 @@ public record GraphIdentity(
         for (Map.Entry<String, String> m : modelChecksums.entrySet()) {
             sb.append("model=").append(m.getKey()).append(':').append(m.getValue()).append('\n');
         }
+        return sb.toString();
+    }
+
+    private static String sha256(String text) {
         try {
             return HexFormat.of()
                     .formatHex(
                             MessageDigest.getInstance("SHA-256")
-                                    .digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
+                                    .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -13,7 +13,10 @@ import java.util.List;
  * only when its contracts are not the ones this was decided under (a reload reached one operator
  * before the other).
  *
- * @param structureId the graph id without hardware: what requests are routed by
+ * @param graphId the graph id without hardware (its plan's, compiled for any hardware): what
+ *     requests are routed by, so requests of structures that share a plan share a key
+ * @param structureId the id of its structure (what the prompt looked like); the SAFE graph's own
+ *     signature for requests it serves
  * @param contractVersion the version of the task contracts it was type-checked against
  * @param structure what its graph is compiled from; null when the SAFE graph serves it
  * @param content what its graph reads; null for the SAFE graph, which reads the prompt as plain
@@ -24,6 +27,7 @@ import java.util.List;
  *     hardware; 0 when unknown
  */
 public record RequestDecision(
+        String graphId,
         String structureId,
         String contractVersion,
         CompilableStructure structure,
@@ -48,6 +52,7 @@ public record RequestDecision(
         CompilableStructure structure = CompilableStructure.of(classified, content);
         return new RequestDecision(
                 routing.graphId(structure),
+                routing.structureId(structure),
                 routing.identity().contractVersion(),
                 structure,
                 content,
@@ -56,12 +61,17 @@ public record RequestDecision(
     }
 
     /**
-     * The decision to serve an abnormal prompt by the SAFE graph: its errors go with the answer as
-     * warnings.
+     * The decision to serve an abnormal prompt by the SAFE graph (for texts of at most {@code
+     * maxChars}): its errors go with the answer as warnings.
      */
-    public static RequestDecision safe(ClassifiedPrompt classified, GraphCompiler routing) {
+    public static RequestDecision safe(
+            ClassifiedPrompt classified, GraphCompiler routing, int maxChars) {
         return new RequestDecision(
-                routing.safeGraphId(),
+                routing.safeGraphId(maxChars),
+                routing.identity()
+                        .structureId(
+                                new io.zerolayer.operators.structure.StructureSignature(
+                                        GraphCompiler.SAFE_SIGNATURE)),
                 routing.identity().contractVersion(),
                 null,
                 null,
@@ -72,7 +82,7 @@ public record RequestDecision(
     /** This decision with the plan's estimate of its encode time alone, in milliseconds. */
     public RequestDecision withEstimate(long encodeMillis) {
         return new RequestDecision(
-                structureId, contractVersion, structure, content, warnings, encodeMillis);
+                graphId, structureId, contractVersion, structure, content, warnings, encodeMillis);
     }
 
     /** Whether the SAFE graph serves it: its structure is abnormal and its tenant degrades. */

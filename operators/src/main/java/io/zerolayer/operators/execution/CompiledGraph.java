@@ -14,19 +14,17 @@ import io.zerolayer.operators.tasks.DocumentTask;
 import io.zerolayer.operators.tasks.TaskInput;
 import io.zerolayer.operators.tasks.TaskResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * An {@link ExecutionPlan} bound to this slot's resources: its encoder session, one chunker per
- * scope and its task decoder. Built once per graph id per slot and reused for every request with
- * that structure; executing it records one {@link NodeRun} per node.
+ * An {@link ExecutionPlan} bound to this slot's resources: its encoder session, its chunker and its
+ * task decoder. Built once per graph id per slot and reused for every request of every structure
+ * that compiles to the plan; executing it records one {@link NodeRun} per node.
  */
 public final class CompiledGraph {
     private final ExecutionPlan plan;
     private final SentenceEncoder encoder;
-    private final Map<String, Chunker> chunkers = new LinkedHashMap<>();
+    private final Chunker chunker;
     private final DocumentTask task;
     private final PlanNode encodeNode;
     private final PlanNode poolNode;
@@ -57,14 +55,12 @@ public final class CompiledGraph {
                 encoders.get(
                         EncoderModel.byId(encodeNode.model()),
                         encodeNode.params().getOrDefault("device", "cpu"));
-        for (PlanNode chunk : plan.nodes("chunk")) {
-            chunkers.put(
-                    chunk.params().get("scope"),
-                    new Chunker(
-                            chunk.params().get("strategy"),
-                            Integer.parseInt(chunk.params().get("window")),
-                            Integer.parseInt(chunk.params().get("stride"))));
-        }
+        PlanNode chunk = plan.node("chunk");
+        this.chunker =
+                new Chunker(
+                        chunk.params().get("strategy"),
+                        Integer.parseInt(chunk.params().get("window")),
+                        Integer.parseInt(chunk.params().get("stride")));
         this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
         io.zerolayer.gpu.CublasSimilarity cublas =
                 "cublas".equals(decodeNode.params().get("similarity"))
@@ -116,6 +112,34 @@ public final class CompiledGraph {
     /** When this slot compiled the graph. */
     public java.time.Instant compiledAt() {
         return compiledAt;
+    }
+
+    /** Most structures a graph remembers having run, for its descriptor. */
+    static final int STRUCTURES_KEPT = 64;
+
+    private final java.util.Set<String> structures = new java.util.LinkedHashSet<>();
+
+    /**
+     * Notes that a request of structure {@code signature} runs on this graph; whether it is one the
+     * graph had not run yet (and is kept: at most {@value #STRUCTURES_KEPT}), so its descriptor
+     * changed.
+     */
+    public synchronized boolean noteStructure(String signature) {
+        return structures.size() < STRUCTURES_KEPT && structures.add(signature);
+    }
+
+    /** The structures this graph has run in this slot, first seen first. */
+    public synchronized List<String> structures() {
+        return List.copyOf(structures);
+    }
+
+    /**
+     * The descriptor of this graph as this slot knows it: the slot's device, the nodes' measured
+     * p50s and the structures it has run.
+     */
+    public io.zerolayer.schemas.ExecutionGraph descriptor(String hardwareReport) {
+        return plan.toDescriptor(
+                compiledAt, hardwareReport, timings.p50Micros(), timings.runs(), structures());
     }
 
     /** Measured node durations of this graph in this slot. */
@@ -187,9 +211,7 @@ public final class CompiledGraph {
      * @throws IllegalArgumentException as {@link #execute(ParsedPrompt)} would
      */
     public List<long[]> encoderSequences(BatchInput input) {
-        return List.copyOf(
-                PreparedRequest.prepare(0, input, chunkers, encoder, task, plan.graphId())
-                        .sequences);
+        return List.copyOf(PreparedRequest.prepare(0, input, chunker, encoder, task).sequences);
     }
 
     /**
@@ -221,9 +243,7 @@ public final class CompiledGraph {
         List<PreparedRequest> prepared = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             try {
-                prepared.add(
-                        PreparedRequest.prepare(
-                                i, inputs.get(i), chunkers, encoder, task, plan.graphId()));
+                prepared.add(PreparedRequest.prepare(i, inputs.get(i), chunker, encoder, task));
             } catch (RuntimeException e) {
                 // whatever one request's content does to tokenizing or chunking, it fails alone
                 outcomes[i] = new BatchOutcome(null, e);

@@ -32,24 +32,14 @@ final class PreparedRequest {
         this.queries = queries;
     }
 
-    /** tokenize and chunk/&lt;scope&gt; for one request of a graph. */
+    /** tokenize and chunk for one request of a graph: every scope is chunked alike. */
     static PreparedRequest prepare(
             int index,
             CompiledGraph.BatchInput input,
-            Map<String, Chunker> chunkers,
+            Chunker chunker,
             SentenceEncoder encoder,
-            DocumentTask task,
-            String graphId) {
+            DocumentTask task) {
         DocumentContent content = input.content();
-        if (!content.scopes().keySet().equals(chunkers.keySet())) {
-            throw new IllegalArgumentException(
-                    "Prompt scopes "
-                            + content.scopes().keySet()
-                            + " do not match graph "
-                            + graphId
-                            + " compiled for "
-                            + chunkers.keySet());
-        }
         PreparedRequest p = new PreparedRequest(index, input, task.queryTexts(content));
 
         // tokenize: every document run and every query, no truncation
@@ -79,29 +69,19 @@ final class PreparedRequest {
                         null,
                         null));
 
-        // chunk/<scope>
+        // chunk: each run by itself, so no chunk crosses a scope
+        timer.restart();
+        long chunkTokens = 0;
         for (Map.Entry<String, List<TextRun>> scope : content.scopes().entrySet()) {
-            timer.restart();
-            int before = p.chunks.size();
-            long tokens = 0;
             for (TextRun run : scope.getValue()) {
                 for (Chunk c :
-                        chunkers.get(scope.getKey())
-                                .chunk(scope.getKey(), input.source(), run, tokenized.get(run))) {
+                        chunker.chunk(scope.getKey(), input.source(), run, tokenized.get(run))) {
                     p.chunks.add(c);
-                    tokens += c.tokenIds().length;
+                    chunkTokens += c.tokenIds().length;
                 }
             }
-            p.runs.add(
-                    timer.run(
-                            "chunk/" + scope.getKey(),
-                            "chunk",
-                            null,
-                            p.chunks.size() - before,
-                            tokens,
-                            null,
-                            null));
         }
+        p.runs.add(timer.run("chunk", "chunk", null, p.chunks.size(), chunkTokens, null, null));
         if (p.chunks.isEmpty()) {
             throw new IllegalArgumentException("The document has no text to analyse");
         }

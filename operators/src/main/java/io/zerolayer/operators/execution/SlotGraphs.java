@@ -19,7 +19,6 @@ import io.zerolayer.operators.warmup.SignaturePrompt;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -42,15 +41,19 @@ public final class SlotGraphs implements AutoCloseable {
     /**
      * A request's graph, warm in this slot, and what the graph reads of it ({@code content}; null
      * for the SAFE graph, which reads the prompt as plain text).
+     *
+     * @param compileMicros how long compiling it took; 0 when it was warm
+     * @param descriptor the graph's descriptor to publish when the lookup changed it (compiled it,
+     *     or ran a structure on it that it had not run yet); else null
      */
     public record Warm(
             CompiledGraph graph,
             DocumentContent content,
             long compileMicros,
-            ExecutionGraph compiledDescriptor) {
+            ExecutionGraph descriptor) {
         /** Whether the lookup compiled the graph (a miss). */
         public boolean compiled() {
-            return compiledDescriptor != null;
+            return compileMicros > 0;
         }
     }
 
@@ -146,26 +149,35 @@ public final class SlotGraphs implements AutoCloseable {
                 decision.contractVersion().equals(contracts.version())
                         ? decision
                         : decideAgain(decision, prompt);
-        // this slot's hardware completes the id: the same structure has one graph per profile
-        String graphId = d.safeMode() ? compiler.safeGraphId() : compiler.graphId(d.structure());
-        CompiledGraph graph = warm.get(graphId);
-        if (graph != null) {
-            return new Warm(graph, d.content(), 0, null);
-        }
         long start = System.nanoTime();
+        // this slot's hardware completes the id: the same plan has one graph per profile. The
+        // compiler keeps its plans by shape, so a known shape is a lookup, not a compile
         ExecutionPlan plan =
                 d.safeMode()
                         ? compiler.compileSafe(safeModeMaxChars())
                         : compiler.compile(d.structure());
+        String signature = d.safeMode() ? null : d.structure().signature().canonical();
+        CompiledGraph graph = warm.get(plan.graphId());
+        if (graph != null) {
+            boolean newStructure = signature != null && graph.noteStructure(signature);
+            return new Warm(
+                    graph,
+                    d.content(),
+                    0,
+                    newStructure ? graph.descriptor(hardwareReport()) : null);
+        }
         graph = new CompiledGraph(plan, encoders, prices);
+        if (signature != null) {
+            graph.noteStructure(signature);
+        }
         long compileMicros = Math.max(1, (System.nanoTime() - start) / 1_000);
-        ExecutionGraph descriptor =
-                plan.toDescriptor(Instant.now(), hardwareReport(), java.util.Map.of(), 0);
-        warm.put(graphId, graph, descriptorCodec.encode(descriptor).length);
+        ExecutionGraph descriptor = graph.descriptor(hardwareReport());
+        warm.put(plan.graphId(), graph, descriptorCodec.encode(descriptor).length);
         LOG.info(
-                "Compiled graph {} ({}) in {} ms; {} warm in this slot",
-                graphId.substring(0, 12),
-                plan.signature(),
+                "Compiled graph {} ({}, first for {}) in {} ms; {} warm in this slot",
+                plan.graphId().substring(0, 12),
+                plan.shape(),
+                signature == null ? plan.shape() : signature,
                 compileMicros / 1_000,
                 warm.size());
         return new Warm(graph, d.content(), compileMicros, descriptor);
@@ -195,10 +207,10 @@ public final class SlotGraphs implements AutoCloseable {
     /**
      * Compiles, for the structures this slot owns, those of precompile.yaml and — on a restart —
      * those whose descriptors the graphs topic holds for this slot's hardware and contracts
-     * (rebuilt from their signatures; kept only when the graph id comes out the same), so their
-     * first requests find their graphs warm.
+     * (rebuilt from the first structure each ran; kept only when the graph id comes out the same),
+     * so their first requests find their graphs warm.
      *
-     * @param owns whether this slot serves a structure, by its hardware-independent graph id
+     * @param owns whether this slot serves a graph, by its hardware-independent graph id
      * @param graphsTopic where graphs compiled before a restart are, or null
      * @return how many graphs it compiled
      */
@@ -231,10 +243,12 @@ public final class SlotGraphs implements AutoCloseable {
                 continue;
             }
             ExecutionPlan plan = compiler.compile(classified);
+            CompiledGraph graph = new CompiledGraph(plan, encoders, prices);
+            graph.noteStructure(classified.signature().canonical());
             warm.put(
                     plan.graphId(),
-                    new CompiledGraph(plan, encoders, prices),
-                    descriptorCodec.encode(plan.toDescriptor(Instant.now())).length);
+                    graph,
+                    descriptorCodec.encode(graph.descriptor(hardwareReport())).length);
             compiled++;
             LOG.info("Precompiled '{}' as graph {}", w.name(), plan.graphId().substring(0, 12));
         }

@@ -121,13 +121,7 @@ final class BatchAnswers {
             graph.timings().record(run);
             if (graph.timings().worthPublishing()) {
                 // the compacted graphs topic keeps the latest: inspect shows measured p50s
-                out.descriptor(
-                        graph.plan()
-                                .toDescriptor(
-                                        graph.compiledAt(),
-                                        hardwareReport.get(),
-                                        graph.timings().p50Micros(),
-                                        graph.timings().runs()));
+                out.descriptor(graph.descriptor(hardwareReport.get()));
             }
         }
         reply(in, answer.reply(), out);

@@ -1,6 +1,5 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.operators.compiler.CompilableStructure;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.compiler.RequestDecision;
@@ -85,13 +84,7 @@ public class DecodeAndClassifyFunction
     private transient int safeModeMaxChars;
 
     /** Each structure's estimate, by structure id, least recently used forgotten. */
-    private transient Map<String, Estimate> estimates;
-
-    /**
-     * What the compiler's plan for a structure says of its requests: the encode time of one alone
-     * (ms; 0 when unknown) and whether they are batched (batch size above 1).
-     */
-    private record Estimate(long encodeMillis, boolean batches, long tokens) {}
+    private transient Map<String, GraphCompiler.RequestEstimate> estimates;
 
     private static final int ESTIMATED_STRUCTURES = 10_000;
 
@@ -198,34 +191,33 @@ public class DecodeAndClassifyFunction
         estimates =
                 new java.util.LinkedHashMap<>(64, 0.75f, true) {
                     @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, Estimate> eldest) {
+                    protected boolean removeEldestEntry(
+                            Map.Entry<String, GraphCompiler.RequestEstimate> eldest) {
                         return size() > ESTIMATED_STRUCTURES;
                     }
                 };
     }
 
-    /** A structure's estimate, from its plan compiled once for this hardware. */
-    private Estimate estimate(String structureId, CompilableStructure structure) {
-        Estimate known = estimates.get(structureId);
+    /**
+     * A structure's estimate, from its own workload on this hardware (its plan's choices, its own
+     * size), once per structure.
+     */
+    private GraphCompiler.RequestEstimate estimate(RequestDecision decision) {
+        GraphCompiler.RequestEstimate known = estimates.get(decision.structureId());
         if (known != null) {
             return known;
         }
-        Estimate e;
+        GraphCompiler.RequestEstimate e;
         try {
-            io.zerolayer.operators.compiler.ExecutionPlan plan =
-                    structure == null
-                            ? estimating.compileSafe(safeModeMaxChars)
-                            : estimating.compile(structure);
             e =
-                    new Estimate(
-                            plan.encodeMillisAlone(),
-                            plan.batchSize() > 1,
-                            plan.encoderTokensPerRequest());
+                    decision.safeMode()
+                            ? estimating.estimateSafe(safeModeMaxChars)
+                            : estimating.estimate(decision.structure());
         } catch (RuntimeException failed) {
             // routed by its request rate alone; the executor reports the error
-            e = new Estimate(0, true, 0);
+            e = new GraphCompiler.RequestEstimate(0, true, 0);
         }
-        estimates.put(structureId, e);
+        estimates.put(decision.structureId(), e);
         return e;
     }
 
@@ -306,7 +298,7 @@ public class DecodeAndClassifyFunction
         if (classified.compiles()) {
             decision = RequestDecision.of(classified, compiler);
         } else if (classified.abnormal() && degrades(request.getTenantId())) {
-            decision = RequestDecision.safe(classified, compiler);
+            decision = RequestDecision.safe(classified, compiler, safeModeMaxChars);
         } else {
             classified.diagnostics().stream()
                     .filter(PromptDiagnostic::isError)
@@ -331,25 +323,25 @@ public class DecodeAndClassifyFunction
             rejected.inc();
             return;
         }
-        Estimate estimate = estimate(decision.structureId(), decision.structure());
+        GraphCompiler.RequestEstimate estimate = estimate(decision);
         if (quotas != null
                 && refused(
                         rates.overTokens(
                                 request,
                                 route,
                                 quotas,
-                                estimate.tokens(),
+                                estimate.encoderTokens(),
                                 classifyMicros,
                                 receivedAt),
                         ctx)) {
             return;
         }
-        decision = decision.withEstimate(estimate.encodeMillis());
+        decision = decision.withEstimate(estimate.encodeMillisAlone());
         String shardKey =
                 sharder.shardKey(
-                        decision.structureId(),
+                        decision.graphId(),
                         request.getTenantId(),
-                        estimate.encodeMillis(),
+                        estimate.encodeMillisAlone(),
                         estimate.batches(),
                         receivedAt);
         out.collect(

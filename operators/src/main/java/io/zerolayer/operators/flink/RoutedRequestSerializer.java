@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -33,6 +32,27 @@ import org.apache.flink.types.StringValue;
  */
 public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest> {
     private static final long serialVersionUID = 1L;
+
+    /**
+     * Layout 3: the decision's routing id was the structure's id, before graph ids were plans'
+     * (what Flink's {@code SimpleTypeSerializerSnapshot} recorded as its version 3). Read on
+     * restore, with the structure id as the routing id, and migrated.
+     */
+    static final int STRUCTURE_KEYED_LAYOUT = 3;
+
+    /** Layout 4: the decision carries its plan's graph id and its structure's id. */
+    static final int LAYOUT = 4;
+
+    /** The layout this serializer reads; it always writes {@link #LAYOUT}. */
+    private final int readLayout;
+
+    public RoutedRequestSerializer() {
+        this(LAYOUT);
+    }
+
+    RoutedRequestSerializer(int readLayout) {
+        this.readLayout = readLayout;
+    }
 
     /** A run whose text is not the prompt's span at its offset (never expected): text follows. */
     private static final int TEXT_FOLLOWS = -1;
@@ -58,7 +78,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     @Override
     public TypeSerializer<RoutedRequest> duplicate() {
-        return this; // stateless
+        return this; // stateless: the layout it reads never changes
     }
 
     @Override
@@ -124,6 +144,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     private static void writeDecision(RequestDecision d, String prompt, DataOutputView out)
             throws IOException {
+        StringValue.writeString(d.graphId(), out);
         StringValue.writeString(d.structureId(), out);
         StringValue.writeString(d.contractVersion(), out);
         out.writeLong(d.encodeMillisAlone());
@@ -223,9 +244,10 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                 compileMicros);
     }
 
-    private static RequestDecision readDecision(String prompt, DataInputView in)
-            throws IOException {
-        String structureId = StringValue.readString(in);
+    private RequestDecision readDecision(String prompt, DataInputView in) throws IOException {
+        String graphId = StringValue.readString(in);
+        String structureId =
+                readLayout == STRUCTURE_KEYED_LAYOUT ? graphId : StringValue.readString(in);
         String contractVersion = StringValue.readString(in);
         long encodeMillis = in.readLong();
         int warningCount = in.readInt();
@@ -295,7 +317,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
             content = new DocumentContent(scopes, question, labels, fields, attributes);
         }
         return new RequestDecision(
-                structureId, contractVersion, structure, content, warnings, encodeMillis);
+                graphId, structureId, contractVersion, structure, content, warnings, encodeMillis);
     }
 
     private static List<String> readStrings(DataInputView in) throws IOException {
@@ -319,12 +341,12 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof RoutedRequestSerializer;
+        return obj instanceof RoutedRequestSerializer other && other.readLayout == readLayout;
     }
 
     @Override
     public int hashCode() {
-        return RoutedRequestSerializer.class.hashCode();
+        return 31 * RoutedRequestSerializer.class.hashCode() + readLayout;
     }
 
     @Override
@@ -332,10 +354,58 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         return new Snapshot();
     }
 
-    /** Format version 1: the layout above. A new layout gets a new snapshot version. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<RoutedRequest> {
-        public Snapshot() {
-            super(RoutedRequestSerializer::new);
+    /**
+     * The serializer's snapshot: the layout state was written in ({@link #LAYOUT} now). State of
+     * the older {@link #STRUCTURE_KEYED_LAYOUT} is read by a serializer of that layout and
+     * migrated; any other is incompatible.
+     */
+    public static final class Snapshot implements TypeSerializerSnapshot<RoutedRequest> {
+        private int layout = LAYOUT;
+
+        @Override
+        public int getCurrentVersion() {
+            return LAYOUT;
+        }
+
+        @Override
+        public void writeSnapshot(DataOutputView out) {
+            // the version Flink writes with it is the layout: nothing else to keep
+        }
+
+        @Override
+        public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
+                throws IOException {
+            if (readVersion != LAYOUT && readVersion != STRUCTURE_KEYED_LAYOUT) {
+                throw new IOException(
+                        "Queued requests were written in layout "
+                                + readVersion
+                                + ", which this version reads neither as "
+                                + LAYOUT
+                                + " nor as "
+                                + STRUCTURE_KEYED_LAYOUT
+                                + ": start the job without this savepoint");
+            }
+            layout = readVersion;
+        }
+
+        @Override
+        public TypeSerializer<RoutedRequest> restoreSerializer() {
+            return new RoutedRequestSerializer(layout);
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility<
+                        RoutedRequest>
+                resolveSchemaCompatibility(TypeSerializerSnapshot<RoutedRequest> old) {
+            if (!(old instanceof Snapshot s)) {
+                return org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility
+                        .incompatible();
+            }
+            return s.layout == LAYOUT
+                    ? org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility
+                            .compatibleAsIs()
+                    : org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility
+                            .compatibleAfterMigration();
         }
     }
 

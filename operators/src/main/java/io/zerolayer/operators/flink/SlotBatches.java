@@ -68,7 +68,8 @@ final class SlotBatches {
     }
 
     /**
-     * A request's graph, warm in this slot: compiled on a miss, and its descriptor emitted.
+     * A request's graph, warm in this slot: compiled on a miss; its descriptor emitted when it was
+     * compiled or ran a new structure.
      *
      * @param arriving the request's first lookup, on arrival: the one a hit is counted for, so the
      *     hit ratio is per request; a compile is counted as a miss whenever it happens
@@ -77,9 +78,11 @@ final class SlotBatches {
         SlotGraphs.Warm warm = graphs.lookup(in.decision(), in.request().getPrompt());
         if (warm.compiled()) {
             metrics.compiled(warm.compileMicros());
-            out.descriptor(warm.compiledDescriptor());
         } else if (arriving) {
             metrics.cacheHit();
+        }
+        if (warm.descriptor() != null) {
+            out.descriptor(warm.descriptor());
         }
         return warm;
     }

@@ -8,6 +8,7 @@ import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.ExecutionGraph;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class GraphCompilerTest {
     private final GraphCompiler compiler = new GraphCompiler(IDENTITY);
 
     @Test
-    void compilesOneChunkNodePerSectionBetweenTokenizeAndEncode() {
+    void compilesOneChunkNodeForEveryScopeBetweenTokenizeAndEncode() {
         ExecutionPlan plan =
                 compiler.compile(
                         classifier.classify(
@@ -34,18 +35,107 @@ class GraphCompilerTest {
                 .extracting(PlanNode::nodeId)
                 .containsExactly(
                         "tokenize",
-                        "chunk/body",
-                        "chunk/section:abstract",
-                        "chunk/section:results",
+                        "chunk",
                         "encode",
                         "pool",
                         "decode/summarize",
                         "redact",
                         "audit");
-        assertThat(plan.node("encode").inputs())
-                .containsExactly("chunk/body", "chunk/section:abstract", "chunk/section:results");
-        assertThat(plan.nodes("chunk"))
-                .allSatisfy(n -> assertThat(n.params()).containsEntry("strategy", "sentences"));
+        assertThat(plan.node("encode").inputs()).containsExactly("chunk");
+        assertThat(plan.node("chunk").params()).containsEntry("strategy", "sentences");
+        assertThat(plan.nodes())
+                .as("no section name is part of a plan")
+                .allSatisfy(n -> assertThat(n.toString()).doesNotContain("abstract"));
+    }
+
+    /** A paper whose sections are named and sized as given, in one size bucket in all. */
+    private static String paper(String... sections) {
+        StringBuilder sb = new StringBuilder("<task:summarize><output_format:json><paper>");
+        for (int i = 0; i < sections.length; i += 2) {
+            sb.append("<section:")
+                    .append(sections[i])
+                    .append('>')
+                    .append("Words of a section. ".repeat(Integer.parseInt(sections[i + 1]) / 20))
+                    .append("</section>");
+        }
+        return sb.append("</paper>").toString();
+    }
+
+    @Test
+    void structuresThatDifferInSectionNamesCountsAndRunSizesShareOnePlan() {
+        // 900 + 1100 chars against 1100 + 900, other names, and three sections: three signatures,
+        // one document size bucket (runs of buckets 3 and 4, taken at 768 and 1536 chars, or
+        // three of bucket 3: 2304 chars, bucket 5)
+        ClassifiedPrompt a = classifier.classify(paper("introduction", "900", "methods", "1100"));
+        ClassifiedPrompt b = classifier.classify(paper("background", "1100", "approach", "900"));
+        ClassifiedPrompt c =
+                classifier.classify(paper("intro", "600", "setup", "700", "results", "700"));
+        assertThat(java.util.Set.of(a.signature(), b.signature(), c.signature())).hasSize(3);
+        assertThat(java.util.Set.of(compiler.structureId(a), compiler.structureId(b))).hasSize(2);
+
+        assertThat(compiler.graphId(b)).isEqualTo(compiler.graphId(a));
+        assertThat(compiler.graphId(c)).isEqualTo(compiler.graphId(a));
+        assertThat(compiler.compile(b))
+                .as("compiled once, kept by shape")
+                .isSameAs(compiler.compile(a));
+        assertThat(compiler.compile(a).shape()).isEqualTo("summarize→json doc~5 queries=0");
+    }
+
+    @Test
+    void whatChangesAPlanChangesItsGraphId() {
+        String id = compiler.graphId(classifier.classify(paper("a", "1000", "b", "1000")));
+        // the document's size bucket: 2000 → 8000 chars
+        assertThat(compiler.graphId(classifier.classify(paper("a", "4000", "b", "4000"))))
+                .isNotEqualTo(id);
+        // the output format
+        assertThat(
+                        compiler.graphId(
+                                classifier.classify(
+                                        paper("a", "1000", "b", "1000")
+                                                .replace(
+                                                        "output_format:json",
+                                                        "output_format:text"))))
+                .isNotEqualTo(id);
+        // the task
+        assertThat(
+                        compiler.graphId(
+                                classifier.classify(
+                                        paper("a", "1000", "b", "1000")
+                                                .replace("task:summarize", "task:embed"))))
+                .isNotEqualTo(id);
+    }
+
+    @Test
+    void aPlanIsItsShapesWhateverStructureCompiledItFirst() {
+        ClassifiedPrompt a = classifier.classify(paper("introduction", "900", "methods", "1100"));
+        ClassifiedPrompt b = classifier.classify(paper("background", "1100", "approach", "900"));
+        // two compilers, each seeing another structure of the shape first, emit the same plan
+        ExecutionPlan first = new GraphCompiler(IDENTITY).compile(a);
+        ExecutionPlan second = new GraphCompiler(IDENTITY).compile(b);
+        assertThat(second).isEqualTo(first);
+        assertThat(second.graphId())
+                .isEqualTo(
+                        IDENTITY.planId(
+                                ExecutionPlan.canonicalForm(
+                                        first.task(),
+                                        first.outputFormat(),
+                                        first.fidelity(),
+                                        first.nodes(),
+                                        first.fallbackNodes())));
+    }
+
+    @Test
+    void aRequestsEstimateIsOfItsOwnWorkloadNotItsShapes() {
+        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        // runs of buckets 3 + 2 (768 + 384 chars as estimated) and 3 + 3 (1536): one document
+        // size bucket (4), one plan, two estimates
+        ClassifiedPrompt smaller = classifier.classify(paper("a", "600", "b", "300"));
+        ClassifiedPrompt larger = classifier.classify(paper("a", "600", "b", "600"));
+        assertThat(estimating.graphId(larger)).isEqualTo(estimating.graphId(smaller));
+        GraphCompiler.RequestEstimate small = estimating.estimate(CompilableStructure.of(smaller));
+        GraphCompiler.RequestEstimate large = estimating.estimate(CompilableStructure.of(larger));
+        assertThat(large.encoderTokens()).isGreaterThan(small.encoderTokens());
+        assertThat(large.encodeMillisAlone()).isGreaterThanOrEqualTo(small.encodeMillisAlone());
     }
 
     @Test
@@ -85,44 +175,50 @@ class GraphCompilerTest {
     }
 
     @Test
-    void graphIdDependsOnStructureAndEveryIdentityPart() {
+    void graphIdDependsOnThePlanAndEveryIdentityPart() {
         var prompt = classifier.classify("<task:embed>some text");
         String id = compiler.graphId(prompt);
         assertThat(id).hasSize(64).matches("[0-9a-f]+");
         assertThat(compiler.graphId(classifier.classify("<task:embed>other words"))).isEqualTo(id);
         assertThat(compiler.graphId(classifier.classify("<task:summarize>some text")))
                 .isNotEqualTo(id);
-        assertThat(
+        for (GraphIdentity other :
+                List.of(
                         new GraphIdentity(
-                                        "tasks-2",
-                                        "zlc-1",
-                                        "onnxruntime-test",
-                                        "cpu-generic",
-                                        IDENTITY.modelChecksums())
-                                .graphId(prompt.signature()))
-                .isNotEqualTo(id);
-        assertThat(
+                                "tasks-2",
+                                "zlc-1",
+                                "onnxruntime-test",
+                                "cpu-generic",
+                                IDENTITY.modelChecksums()),
                         new GraphIdentity(
-                                        "tasks-1",
-                                        "zlc-1",
-                                        "onnxruntime-test",
-                                        "nvidia-h100-sxm",
-                                        IDENTITY.modelChecksums())
-                                .graphId(prompt.signature()))
-                .isNotEqualTo(id);
-        assertThat(
+                                "tasks-1",
+                                "zlc-2",
+                                "onnxruntime-test",
+                                "cpu-generic",
+                                IDENTITY.modelChecksums()),
                         new GraphIdentity(
-                                        "tasks-1",
-                                        "zlc-1",
-                                        "onnxruntime-test",
-                                        "cpu-generic",
-                                        new TreeMap<>(
-                                                Map.of(
-                                                        "minilm-l6-v2-fp32",
-                                                        "aa",
-                                                        "minilm-l6-v2-int8",
-                                                        "cc")))
-                                .graphId(prompt.signature()))
+                                "tasks-1",
+                                "zlc-1",
+                                "onnxruntime-test",
+                                "nvidia-h100-sxm",
+                                IDENTITY.modelChecksums()),
+                        new GraphIdentity(
+                                "tasks-1",
+                                "zlc-1",
+                                "onnxruntime-test",
+                                "cpu-generic",
+                                new TreeMap<>(
+                                        Map.of(
+                                                "minilm-l6-v2-fp32",
+                                                "aa",
+                                                "minilm-l6-v2-int8",
+                                                "cc"))))) {
+            assertThat(new GraphCompiler(other).graphId(prompt)).isNotEqualTo(id);
+            assertThat(other.structureId(prompt.signature()))
+                    .isNotEqualTo(IDENTITY.structureId(prompt.signature()));
+        }
+        assertThat(compiler.structureId(prompt))
+                .as("a structure's id is not its graph's")
                 .isNotEqualTo(id);
     }
 

@@ -1,7 +1,6 @@
 package io.zerolayer.operators.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -138,13 +137,29 @@ class CompiledGraphTest {
     }
 
     @Test
-    void aPromptOfAnotherStructureIsRefused() {
-        ClassifiedPrompt a = CLASSIFIER.classify("<task:embed><section:a>x</section>");
-        ClassifiedPrompt b = CLASSIFIER.classify("<task:embed><section:b>x</section>");
+    void aGraphRunsEveryStructureOfItsShapeUnderItsOwnSectionNames() throws Exception {
+        String text = "Heat moves through graphene quickly. ".repeat(3);
+        ClassifiedPrompt a =
+                CLASSIFIER.classify(
+                        "<task:embed><output_format:json><section:methods>"
+                                + text
+                                + "</section><section:results>"
+                                + text
+                                + "</section>");
+        ClassifiedPrompt b =
+                CLASSIFIER.classify(
+                        "<task:embed><output_format:json><section:approach>"
+                                + text
+                                + "</section><section:findings>"
+                                + text
+                                + "</section>");
+        assertThat(b.signature()).isNotEqualTo(a.signature());
+        assertThat(compiler.graphId(b)).isEqualTo(compiler.graphId(a));
         CompiledGraph graph = new CompiledGraph(compiler.compile(a), encoders);
-        assertThatThrownBy(() -> graph.execute(b.parsed()))
-                .hasMessageContaining("do not match graph");
-        assertThat(List.of(graph.plan().graphId())).doesNotContain(compiler.graphId(b));
+        JsonNode embedded = JSON.readTree(graph.execute(b.parsed()).output());
+        assertThat(embedded.get("scopes"))
+                .extracting(n -> n.get("scope").asText())
+                .containsExactly("section:approach", "section:findings");
     }
 
     @Test
@@ -286,7 +301,7 @@ class CompiledGraphTest {
             assertThat(encode.tokens()).isEqualTo(encodeAlone.tokens());
         }
         assertThat(outcomes.get(3).run()).isNull();
-        assertThat(outcomes.get(3).error()).hasMessageContaining("do not match graph");
+        assertThat(outcomes.get(3).error()).hasMessageContaining("no text to analyse");
         // three requests of 3 windows + 1 question each went through the encoder together
         assertThat(batchSequences)
                 .isEqualTo(

@@ -65,25 +65,52 @@ class SlotGraphsTest {
         SlotGraphs.Warm first = lookup(TICKET);
         assertThat(first.compiled()).isTrue();
         assertThat(first.compileMicros()).isPositive();
-        assertThat(first.compiledDescriptor().getGraphId())
-                .isEqualTo(first.graph().plan().graphId());
-        assertThat(first.compiledDescriptor().getHardwareProfile())
+        assertThat(first.descriptor().getGraphId()).isEqualTo(first.graph().plan().graphId());
+        assertThat(first.descriptor().getStructures())
+                .containsExactly(
+                        new StructureClassifier().classify(TICKET).signature().canonical());
+        assertThat(first.descriptor().getHardwareProfile())
                 .isEqualTo(graphs.hardwareProfile())
                 .startsWith("cpu-generic@");
 
         SlotGraphs.Warm again = lookup(TICKET);
         assertThat(again.compiled()).isFalse();
+        assertThat(again.descriptor()).as("nothing new to publish").isNull();
         assertThat(again.graph()).isSameAs(first.graph());
         assertThat(graphs.graphIds()).containsExactly(first.graph().plan().graphId());
 
         String abnormal = "<task:summarize><a><b>";
         SlotGraphs.Warm safe =
                 graphs.lookup(
-                        RequestDecision.safe(new StructureClassifier().classify(abnormal), ROUTING),
+                        RequestDecision.safe(
+                                new StructureClassifier().classify(abnormal), ROUTING, 1000),
                         abnormal);
         assertThat(safe.content()).as("the SAFE graph reads the prompt as plain text").isNull();
         assertThat(safe.graph().plan().task()).isNotEqualTo(first.graph().plan().task());
         assertThat(graphs.size()).isEqualTo(2);
+    }
+
+    @Test
+    void structuresOfOneShapeShareOneWarmGraphWhoseDescriptorNamesThemAll() {
+        String renamed =
+                "<task:classify><output_format:json><labels>billing, shipping</labels>"
+                        + "<review format=\"text\">My parcel never came.</review>";
+        assertThat(decided(renamed).structureId()).isNotEqualTo(decided(TICKET).structureId());
+        assertThat(decided(renamed).graphId()).isEqualTo(decided(TICKET).graphId());
+
+        SlotGraphs.Warm first = lookup(TICKET);
+        SlotGraphs.Warm second = lookup(renamed);
+        assertThat(second.compiled()).as("one compile for the shape").isFalse();
+        assertThat(second.graph()).isSameAs(first.graph());
+        assertThat(second.descriptor())
+                .as("a new structure on the graph republishes its descriptor")
+                .isNotNull();
+        assertThat(second.descriptor().getStructures())
+                .containsExactly(
+                        new StructureClassifier().classify(TICKET).signature().canonical(),
+                        new StructureClassifier().classify(renamed).signature().canonical());
+        assertThat(lookup(renamed).descriptor()).as("known by now").isNull();
+        assertThat(graphs.size()).isEqualTo(1);
     }
 
     @Test
@@ -131,6 +158,7 @@ class SlotGraphsTest {
         // slot decides of the prompt, not by what the decision says
         RequestDecision older =
                 new RequestDecision(
+                        question.graphId(),
                         question.structureId(),
                         "older-contracts",
                         question.structure(),

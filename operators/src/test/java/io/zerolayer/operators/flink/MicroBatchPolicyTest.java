@@ -111,7 +111,7 @@ class MicroBatchPolicyTest {
                 r,
                 new ReplyRoute(),
                 new io.zerolayer.operators.compiler.RequestDecision(
-                        "s", "v", null, null, java.util.List.of(), estimateMillis),
+                        "g", "s", "v", null, null, java.util.List.of(), estimateMillis),
                 "k",
                 0,
                 atMillis);

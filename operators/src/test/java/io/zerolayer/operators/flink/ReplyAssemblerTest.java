@@ -121,7 +121,8 @@ class ReplyAssemblerTest {
                         RequestDecision.safe(
                                 new StructureClassifier().classify("<task:summarize><a><b>"),
                                 new GraphCompiler(
-                                        GraphIdentity.current("t", GraphIdentity.ANY_HARDWARE))));
+                                        GraphIdentity.current("t", GraphIdentity.ANY_HARDWARE)),
+                                1000));
         assertThat(assembler.ok(safe, graph, run(false), null, 1, 0).reply().response.getFidelity())
                 .isEqualTo(Fidelity.SAFE_MODE);
     }

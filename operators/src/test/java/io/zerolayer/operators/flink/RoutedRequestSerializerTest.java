@@ -102,7 +102,7 @@ class RoutedRequestSerializerTest {
     void aSafeModeRequestKeepsItsWarnings() throws Exception {
         String abnormal = "<task:summarize><a><b><c> text";
         RequestDecision decision =
-                RequestDecision.safe(new StructureClassifier().classify(abnormal), ROUTING);
+                RequestDecision.safe(new StructureClassifier().classify(abnormal), ROUTING, 1000);
         RoutedRequestSerializer serializer = new RoutedRequestSerializer();
         RoutedRequest back = read(serializer, write(serializer, routed(abnormal, decision)));
         assertThat(back.safeMode()).isTrue();
@@ -140,6 +140,64 @@ class RoutedRequestSerializerTest {
                                 .isCompatibleAsIs())
                 .isTrue();
         assertThat(restored.restoreSerializer()).isEqualTo(serializer);
+    }
+
+    @Test
+    void stateOfTheStructureKeyedLayoutIsReadAndMigrated() throws Exception {
+        // what SimpleTypeSerializerSnapshot wrote for this class: its name, version 3, nothing
+        DataOutputSerializer old = new DataOutputSerializer(64);
+        old.writeUTF(RoutedRequestSerializer.Snapshot.class.getName());
+        old.writeInt(RoutedRequestSerializer.STRUCTURE_KEYED_LAYOUT);
+        TypeSerializerSnapshot<RoutedRequest> restored =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(old.getCopyOfBuffer()),
+                        getClass().getClassLoader());
+        assertThat(
+                        new RoutedRequestSerializer()
+                                .snapshotConfiguration()
+                                .resolveSchemaCompatibility(restored)
+                                .isCompatibleAfterMigration())
+                .isTrue();
+
+        // a layout-3 record: the decision's one id, then its contract version …
+        RequestDecision now =
+                RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING);
+        RequestDecision structureKeyed =
+                new RequestDecision(
+                        now.structureId(),
+                        now.structureId(),
+                        now.contractVersion(),
+                        now.structure(),
+                        now.content(),
+                        now.warnings(),
+                        now.encodeMillisAlone());
+        byte[] written = write(new RoutedRequestSerializer(), routed(PAPER, structureKeyed));
+        DataOutputSerializer id = new DataOutputSerializer(80);
+        org.apache.flink.types.StringValue.writeString(now.structureId(), id);
+        byte[] once = id.getCopyOfBuffer();
+        byte[] layout3 = dropFirst(written, once);
+        RoutedRequest back = read(restored.restoreSerializer(), layout3);
+        assertThat(back.decision())
+                .as("the structure id routes it, as it did")
+                .isEqualTo(structureKeyed);
+        assertThat(back.request().getPrompt()).isEqualTo(PAPER);
+    }
+
+    /** {@code bytes} without the first occurrence of {@code part}. */
+    private static byte[] dropFirst(byte[] bytes, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (bytes[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            byte[] out = new byte[bytes.length - part.length];
+            System.arraycopy(bytes, 0, out, 0, i);
+            System.arraycopy(bytes, i + part.length, out, i, bytes.length - i - part.length);
+            return out;
+        }
+        throw new AssertionError("not found");
     }
 
     @Test

@@ -119,7 +119,7 @@ class TenantSharesTest {
         return RoutedRequest.routed(
                 request,
                 new ReplyRoute(),
-                new RequestDecision("s", "1", null, null, List.of(), encodeMillis),
+                new RequestDecision("g", "s", "1", null, null, List.of(), encodeMillis),
                 "s",
                 0,
                 receivedAt);

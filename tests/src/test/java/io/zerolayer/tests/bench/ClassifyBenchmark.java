@@ -1,5 +1,6 @@
 package io.zerolayer.tests.bench;
 
+import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
@@ -36,14 +37,14 @@ public class ClassifyBenchmark {
     public String size;
 
     private StructureClassifier classifier;
-    private GraphIdentity identity;
+    private GraphCompiler compiler;
     private String prompt;
 
     @Setup
     public void setUp() {
         TaskContracts contracts = TaskContracts.builtIn();
         classifier = new StructureClassifier(contracts);
-        identity = GraphIdentity.current(contracts.version(), "cpu-generic");
+        compiler = new GraphCompiler(GraphIdentity.current(contracts.version(), "cpu-generic"));
         prompt =
                 prompt(
                         switch (size) {
@@ -82,6 +83,6 @@ public class ClassifyBenchmark {
     @Benchmark
     public String classifyCheckAndHash() {
         ClassifiedPrompt p = classifier.classify(prompt);
-        return p.signature() == null ? null : identity.graphId(p.signature());
+        return p.compiles() ? compiler.graphId(p) : null; // a known shape's plan is kept
     }
 }
