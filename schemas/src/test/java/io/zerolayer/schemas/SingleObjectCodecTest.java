@@ -194,6 +194,41 @@ class SingleObjectCodecTest {
     }
 
     @Test
+    void aGraphDescriptorFromBeforeGraphsWerePlansIsRead() throws IOException {
+        Schema v3;
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/ExecutionGraph-v3.avsc")) {
+            v3 = new Schema.Parser().parse(in);
+        }
+        GenericRecord old = new GenericData.Record(v3);
+        old.put("graphId", "g3");
+        old.put("signature", "task:embed ~0");
+        old.put("task", "embed");
+        old.put("outputFormat", "json");
+        old.put("fidelity", new GenericData.EnumSymbol(v3.getField("fidelity").schema(), "FULL"));
+        for (String f :
+                new String[] {
+                    "contractVersion",
+                    "compilerVersion",
+                    "runtimeVersion",
+                    "hardwareProfile",
+                    "hardwareReport"
+                }) {
+            old.put(f, "x");
+        }
+        old.put("modelChecksums", Map.of());
+        old.put("nodes", java.util.List.of());
+        old.put("compiledAt", 0L);
+        old.put("fallbackNodes", java.util.List.of());
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v3).encode(old).array();
+        ExecutionGraph read = SingleObjectCodec.of(ExecutionGraph.class).decode(bytes);
+        assertThat(read.getSignature()).isEqualTo("task:embed ~0");
+        assertThat(read.getShape()).isEmpty();
+        assertThat(read.getStructures()).isEmpty();
+    }
+
+    @Test
     void aCostRecordFromBeforePriceSheetsIsRead() throws IOException {
         Schema v1;
         try (InputStream in =
