@@ -3,6 +3,7 @@ package io.zerolayer.schemas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.schemas.audit.AuditChainHash;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.schemas.serde.UndecodableRecordException;
 import java.io.IOException;
@@ -226,6 +227,30 @@ class SingleObjectCodecTest {
         assertThat(read.getSignature()).isEqualTo("task:embed ~0");
         assertThat(read.getShape()).isEmpty();
         assertThat(read.getStructures()).isEmpty();
+    }
+
+    @Test
+    void anAuditEntryFromBeforeStructureIdsIsReadAndHashesAsItWasWritten() throws IOException {
+        Schema v1;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/AuditEntry-v1.avsc")) {
+            v1 = new Schema.Parser().parse(in);
+        }
+        GenericRecord old = new GenericData.Record(v1);
+        old.put("kind", new GenericData.EnumSymbol(v1.getField("kind").schema(), "ENTRY"));
+        old.put("tenantId", "acme");
+        old.put("sequence", 1L);
+        old.put("time", 0L);
+        old.put("previousHash", AuditChainHash.GENESIS);
+        old.put("hash", "h");
+        byte[] bytes =
+                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v1).encode(old).array();
+        AuditEntry read = SingleObjectCodec.of(AuditEntry.class).decode(bytes);
+        assertThat(read.getStructureId()).isNull();
+        assertThat(
+                        new String(
+                                AuditChainHash.canonical(read),
+                                java.nio.charset.StandardCharsets.UTF_8))
+                .startsWith(AuditChainHash.VERSION_1 + "\n");
     }
 
     @Test

@@ -110,6 +110,7 @@ class AuditChainITCase {
                     .isEqualTo(AuditChainHash.sha256Hex(prompts.get(e.getRequestId())));
             assertThat(e.getOutputSha256()).isEqualTo(AuditChainHash.sha256Hex(reply.getOutput()));
             assertThat(e.getGraphId()).isEqualTo(reply.getGraphId());
+            assertThat(e.getStructureId()).hasSize(64).isNotEqualTo(e.getGraphId());
             assertThat(e.getModel()).isEqualTo(reply.getAttributes().get("audit.model"));
             assertThat(e.getTime()).isEqualTo(reply.getTimings().getCompletedAt());
         }

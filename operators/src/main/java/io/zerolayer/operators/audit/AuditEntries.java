@@ -21,8 +21,12 @@ public final class AuditEntries {
      * the chain gives it ({@link #linked}). The prompt's hash is taken from the request as it came,
      * the output's from the reply; the model is the audit node's attribute, absent when nothing ran
      * (a FAILED response).
+     *
+     * @param structureId the id of the request's structure (what its prompt looked like; the graph
+     *     id names the plan that ran it)
      */
-    public static AuditEntry unlinked(AnalysisRequest request, AnalysisResponse response) {
+    public static AuditEntry unlinked(
+            AnalysisRequest request, AnalysisResponse response, String structureId) {
         Map<String, String> attributes = response.getAttributes();
         return AuditEntry.newBuilder()
                 .setKind(AuditRecordKind.ENTRY)
@@ -31,6 +35,7 @@ public final class AuditEntries {
                 .setRequestId(response.getRequestId())
                 .setStatus(response.getStatus())
                 .setGraphId(response.getGraphId())
+                .setStructureId(structureId)
                 .setModel(attributes == null ? null : attributes.get(Audit.MODEL_ATTRIBUTE))
                 .setPromptSha256(AuditChainHash.sha256Hex(request.getPrompt()))
                 .setOutputSha256(AuditChainHash.sha256Hex(response.getOutput()))

@@ -532,7 +532,9 @@ public class GraphExecutorFunction
                     out.collect(reply);
                     if (policy.strict(in.request())) {
                         ctx.output(
-                                AUDIT_ENTRIES, AuditEntries.unlinked(in.request(), reply.response));
+                                AUDIT_ENTRIES,
+                                AuditEntries.unlinked(
+                                        in.request(), reply.response, in.structureId()));
                     }
                 },
                 cost -> ctx.output(COST_RECORDS, cost),

@@ -369,6 +369,10 @@ class MicroBatchingTest {
                                                             reply.response.getOutput()));
                                     assertThat(e.getGraphId())
                                             .isEqualTo(reply.response.getGraphId());
+                                    assertThat(e.getStructureId())
+                                            .as("what the prompt looked like, beside the plan")
+                                            .isEqualTo(strict.structureId())
+                                            .isNotEqualTo(e.getGraphId());
                                     assertThat(e.getModel())
                                             .isEqualTo(
                                                     reply.response

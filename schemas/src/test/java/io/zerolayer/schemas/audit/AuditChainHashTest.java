@@ -48,6 +48,24 @@ class AuditChainHashTest {
                 .isEqualTo("c46ff5bb137476dc0980ab1b67cba26ad499becd42a9aa003c42c537a067937b");
     }
 
+    /**
+     * An entry with a structure id hashes in the v2 form (the same Python function, given it); one
+     * without, as entries written before it, in v1 (the vectors above).
+     */
+    @Test
+    void anEntryWithAStructureIdHashesInTheV2Form() {
+        AuditEntry withStructure = entry().setStructureId("23".repeat(32)).build();
+        assertThat(AuditChainHash.of(withStructure))
+                .isEqualTo("0ffc126cd0c553f2de36cf96206f35f86f6e795abf2ccc0fc5a5bee9ecf992a3");
+        String canonical =
+                new String(AuditChainHash.canonical(withStructure), StandardCharsets.UTF_8);
+        assertThat(canonical)
+                .startsWith("zerolayer-audit-v2\n")
+                .endsWith("\n64:" + "23".repeat(32) + "\n");
+        assertThat(AuditChainHash.of(entry().setStructureId("45".repeat(32)).build()))
+                .isNotEqualTo(AuditChainHash.of(withStructure));
+    }
+
     @Test
     void canonicalFormPrefixesEachFieldWithItsLengthSoNoTwoEntriesShareOne() {
         String canonical =
