@@ -40,6 +40,7 @@ final class ExecutorMetrics {
     private final Histogram queueDelayMs;
     private final Histogram executeMs;
     private final Counter fallbacks;
+    private final Counter sharedStructures;
     private final Counter pruned;
     private final Map<String, Histogram> nodeMicros = new HashMap<>();
     private final Map<String, Counter> byOutcome = new HashMap<>();
@@ -50,6 +51,7 @@ final class ExecutorMetrics {
         this.group = group;
         cacheHits = group.counter("execution_graph_cache_hit_total");
         cacheMisses = group.counter("execution_graph_cache_miss_total");
+        sharedStructures = group.counter("execution_graph_shared_structures_total");
         compileTimeMs = histogram(group, "graph_compile_time_ms");
         requestLatencyMs = histogram(group, "request_latency_ms");
         group.gauge("execution_graph_cache_size", warmGraphs::getAsInt);
@@ -105,6 +107,14 @@ final class ExecutorMetrics {
 
     void cacheHit() {
         cacheHits.inc();
+    }
+
+    /**
+     * A structure ran for the first time on a graph warm for another structure of its shape: a
+     * compile the plan id saved.
+     */
+    void sharedStructure() {
+        sharedStructures.inc();
     }
 
     void compiled(long compileMicros) {

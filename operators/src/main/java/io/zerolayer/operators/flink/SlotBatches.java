@@ -78,8 +78,13 @@ final class SlotBatches {
         SlotGraphs.Warm warm = graphs.lookup(in.decision(), in.request().getPrompt());
         if (warm.compiled()) {
             metrics.compiled(warm.compileMicros());
-        } else if (arriving) {
-            metrics.cacheHit();
+        } else {
+            if (arriving) {
+                metrics.cacheHit();
+            }
+            if (warm.descriptor() != null) {
+                metrics.sharedStructure();
+            }
         }
         if (warm.descriptor() != null) {
             out.descriptor(warm.descriptor());

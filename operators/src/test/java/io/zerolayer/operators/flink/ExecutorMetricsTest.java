@@ -31,6 +31,8 @@ class ExecutorMetricsTest {
         metrics.cacheHit();
         metrics.cacheHit();
         metrics.compiled(12_000);
+        metrics.sharedStructure();
+        assertThat(count("execution_graph_shared_structures_total")).isEqualTo(1);
         assertThat(count("execution_graph_cache_hit_total")).isEqualTo(3);
         assertThat(count("execution_graph_cache_miss_total")).isEqualTo(1);
         assertThat(listener.<Double>getGauge("execution_graph_cache_hit_ratio").get().getValue())
