@@ -128,7 +128,9 @@ public final class BatchAnalysisJob {
                         // thread
                         .process(
                                 new GraphExecutorFunction(
-                                        StreamingJob.setup(conf, null).withInferenceThread(false)))
+                                                StreamingJob.setup(conf, null)
+                                                        .withInferenceThread(false))
+                                        .withEmbeddingCache(StreamingJob.embeddingCache(conf)))
                         .setMaxParallelism(StreamingJob.EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
                         .name("warm graph executor");

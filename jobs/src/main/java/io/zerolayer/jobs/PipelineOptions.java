@@ -3,6 +3,7 @@ package io.zerolayer.jobs;
 import io.zerolayer.gpu.ArenaExtendStrategy;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.operators.execution.EmbeddingCache;
 import io.zerolayer.operators.tenants.AuthMode;
 import java.time.Duration;
 import java.util.List;
@@ -286,6 +287,36 @@ public final class PipelineOptions {
                     .withDescription(
                             "Bytes of compiled graphs kept warm per slot (a graph weighs its"
                                 + " descriptor; the ONNX sessions are shared and not counted).");
+
+    public static final ConfigOption<MemorySize> EMBEDDING_CACHE_SIZE =
+            ConfigOptions.key("zerolayer.embedding-cache.size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128mb"))
+                    .withDescription(
+                            "Bytes of chunk embeddings a TaskManager keeps on its JVM heap, shared"
+                                    + " by its slots, so a sequence encoded before (a FAQ, a"
+                                    + " licence, a contract's boilerplate) is not encoded again"
+                                    + " and its request is billed a cache node instead. 0 turns"
+                                    + " the cache off.");
+
+    public static final ConfigOption<EmbeddingCache.Scope> EMBEDDING_CACHE_SCOPE =
+            ConfigOptions.key("zerolayer.embedding-cache.scope")
+                    .enumType(EmbeddingCache.Scope.class)
+                    .defaultValue(EmbeddingCache.Scope.TENANT)
+                    .withDescription(
+                            "Whom a cached sequence serves: TENANT, the tenant that sent it;"
+                                    + " SHARED, every tenant, which saves more but tells a"
+                                    + " tenant, by a cache node on its bill, that someone sent"
+                                    + " the same text before.");
+
+    public static final ConfigOption<Boolean> EMBEDDING_CACHE_COMPLIANCE_LEVEL_3 =
+            ConfigOptions.key("zerolayer.embedding-cache.compliance-level-3")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether requests at compliance level 3 read and fill the embedding"
+                                    + " cache; by default every one of their sequences is"
+                                    + " encoded.");
 
     public static final ConfigOption<Duration> GRAPH_CACHE_TTL =
             ConfigOptions.key("zerolayer.graph-cache.ttl")

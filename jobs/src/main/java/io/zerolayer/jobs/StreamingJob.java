@@ -6,6 +6,7 @@ import io.zerolayer.operators.audit.CommittedChainHeads;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.costs.PriceSheet;
+import io.zerolayer.operators.execution.EmbeddingCache;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.flink.AuditChainFunction;
 import io.zerolayer.operators.flink.ControlCommand;
@@ -380,9 +381,19 @@ public final class StreamingJob {
      * @param graphsTopic where to find graphs compiled before a restart; null for none
      */
     static GraphExecutorFunction executor(Configuration conf, GraphDescriptors graphsTopic) {
-        GraphExecutorFunction executor = new GraphExecutorFunction(setup(conf, graphsTopic));
+        GraphExecutorFunction executor =
+                new GraphExecutorFunction(setup(conf, graphsTopic))
+                        .withEmbeddingCache(embeddingCache(conf));
         String tenants = conf.get(PipelineOptions.TENANTS_FILE);
         return tenants == null ? executor : executor.withTenants(tenants, null);
+    }
+
+    /** How executor slots use their TaskManager's embedding cache, from {@code conf}. */
+    static EmbeddingCache.Settings embeddingCache(Configuration conf) {
+        return new EmbeddingCache.Settings(
+                conf.get(PipelineOptions.EMBEDDING_CACHE_SIZE).getBytes(),
+                conf.get(PipelineOptions.EMBEDDING_CACHE_SCOPE),
+                conf.get(PipelineOptions.EMBEDDING_CACHE_COMPLIANCE_LEVEL_3));
     }
 
     /** What each executor slot is set up with, from {@code conf}. */

@@ -15,6 +15,7 @@ import io.zerolayer.operators.tasks.TaskInput;
 import io.zerolayer.operators.tasks.TaskResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An {@link ExecutionPlan} bound to this slot's resources: its encoder session, its chunker and its
@@ -43,7 +44,20 @@ public final class CompiledGraph {
      * @param prices the price sheet its cost records are billed at, for the plan's hardware profile
      */
     public CompiledGraph(ExecutionPlan plan, EncoderPool encoders, PriceSheet prices) {
+        this(plan, encoders, prices, null);
+    }
+
+    /**
+     * @param embeddings the TaskManager's cache of chunk embeddings, which requests whose {@link
+     *     RunMode#cacheScope} allows read and fill; null for none
+     */
+    public CompiledGraph(
+            ExecutionPlan plan,
+            EncoderPool encoders,
+            PriceSheet prices,
+            EmbeddingCache embeddings) {
         this.prices = prices;
+        this.embeddings = embeddings;
         String hardware = plan.identity().hardwareProfile();
         this.priceProfile =
                 hardware.contains("@") ? hardware.substring(0, hardware.indexOf('@')) : hardware;
@@ -71,10 +85,11 @@ public final class CompiledGraph {
         this.fallback =
                 plan.fallbackNodes().isEmpty()
                         ? null
-                        : new CompiledGraph(plan.fallback(), encoders, prices);
+                        : new CompiledGraph(plan.fallback(), encoders, prices, embeddings);
     }
 
     private final CompiledGraph fallback;
+    private final EmbeddingCache embeddings;
     private final PriceSheet prices;
     private final String priceProfile;
 
@@ -90,14 +105,22 @@ public final class CompiledGraph {
     private final PostDecodeChain postNodes;
 
     /**
-     * How a request runs: whether optional nodes are pruned (memory pressure) and which compliance
-     * nodes are on (all of them in strict compliance mode).
+     * How a request runs: whether optional nodes are pruned (memory pressure), which compliance
+     * nodes are on (all of them in strict compliance mode), and in which scope it shares encoded
+     * sequences ({@link EmbeddingCache.Settings#scopeOf}: its tenant, {@code ""} for every tenant;
+     * null: it neither reads nor fills the cache).
      */
-    public record RunMode(boolean pruneOptional, java.util.Set<String> compliance) {
+    public record RunMode(
+            boolean pruneOptional, java.util.Set<String> compliance, String cacheScope) {
         public static final RunMode STANDARD = new RunMode(false, java.util.Set.of());
 
         public RunMode {
             compliance = java.util.Set.copyOf(compliance);
+        }
+
+        /** A mode that does not use the embedding cache. */
+        public RunMode(boolean pruneOptional, java.util.Set<String> compliance) {
+            this(pruneOptional, compliance, null);
         }
     }
 
@@ -269,10 +292,39 @@ public final class CompiledGraph {
     private void encodeAndPool(
             List<PreparedRequest> prepared, long deadlineNanos, SliceBoundary boundary) {
         record Ref(PreparedRequest owner, int position, int length) {}
+        // a sequence cached or already in this batch is not encoded again: a hit takes the cached
+        // vector, a duplicate waits for the one encoding of its sequence (its request then shares
+        // that encoding's cost, by its tokens)
         List<Ref> refs = new ArrayList<>();
+        Map<Object, List<Ref>> duplicates = new java.util.HashMap<>();
+        Map<Ref, Object> keyOf = new java.util.IdentityHashMap<>();
         for (PreparedRequest p : prepared) {
+            String scope = embeddings == null ? null : p.input.mode().cacheScope();
             for (int j = 0; j < p.sequences.size(); j++) {
-                refs.add(new Ref(p, j, p.sequences.get(j).length));
+                long[] ids = p.sequences.get(j);
+                Ref ref = new Ref(p, j, ids.length);
+                if (scope != null) {
+                    long lookup = System.nanoTime();
+                    float[] hit = embeddings.get(scope, model().id(), encoder.checksum(), ids);
+                    p.cacheNanos += System.nanoTime() - lookup;
+                    if (hit != null) {
+                        p.vectors[j] = hit;
+                        p.cacheHits++;
+                        p.cacheTokens += realTokens(ids.length);
+                        continue;
+                    }
+                }
+                // a request that does not share its sequences folds only its own duplicates
+                Object key =
+                        java.util.List.of(scope == null ? p : scope, java.nio.LongBuffer.wrap(ids));
+                List<Ref> same = duplicates.get(key);
+                if (same != null) {
+                    same.add(ref);
+                    continue;
+                }
+                duplicates.put(key, new ArrayList<>());
+                keyOf.put(ref, key);
+                refs.add(ref);
             }
         }
         refs.sort(java.util.Comparator.comparingInt(Ref::length));
@@ -310,13 +362,25 @@ public final class CompiledGraph {
             long perSequenceOut = (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
             for (int k = 0; k < slice.size(); k++) {
                 Ref r = slice.get(k);
-                int real = Math.min(r.length(), SentenceEncoder.MAX_SEQUENCE_LENGTH - 2) + 2;
+                int real = realTokens(r.length());
                 r.owner().vectors[r.position()] = vectors[k];
                 r.owner().encodeTokens += real;
                 r.owner().encodeFlops += perSequenceFlops;
                 r.owner().encodeInBytes += perSequenceIn;
                 r.owner().encodeOutBytes += perSequenceOut;
                 r.owner().poolTokens += real;
+                r.owner().encodedSequences++;
+                // a duplicate's request shares the encoding's cost by its tokens; the FLOPs ran
+                // once
+                for (Ref same : duplicates.get(keyOf.get(r))) {
+                    same.owner().vectors[same.position()] = vectors[k].clone();
+                    same.owner().encodeTokens += real;
+                }
+                String scope = embeddings == null ? null : r.owner().input.mode().cacheScope();
+                if (scope != null) {
+                    long[] sequence = r.owner().sequences.get(r.position());
+                    embeddings.put(scope, model().id(), encoder.checksum(), sequence, vectors[k]);
+                }
             }
             batchTokens += batch.realTokens();
             sequences += slice.size();
@@ -336,8 +400,8 @@ public final class CompiledGraph {
         for (PreparedRequest p : prepared) {
             poolFlopsTotal +=
                     p.poolTokens * EncoderModel.HIDDEN_SIZE
-                            + 4L * p.sequences.size() * EncoderModel.HIDDEN_SIZE;
-            poolBytesTotal += (long) p.sequences.size() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
+            poolBytesTotal += (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES;
             // … and writes one vector a sequence
         }
         // the batch is billed once, then its bill split by tokens so the shares add up exactly
@@ -363,7 +427,14 @@ public final class CompiledGraph {
                         weights);
         for (int i = 0; i < prepared.size(); i++) {
             PreparedRequest p = prepared.get(i);
-            int items = p.sequences.size();
+            if (p.cacheHits > 0) {
+                p.runs.add(cacheRun(p, startedAt));
+            }
+            if (p.encodeTokens == 0) {
+                continue; // every sequence was a hit: nothing encoded or pooled for it
+            }
+            // what the batch's encoder gave it: its own sequences and those it shared
+            int items = p.sequences.size() - p.cacheHits;
             p.runs.add(
                     new NodeRun(
                             "encode",
@@ -381,7 +452,8 @@ public final class CompiledGraph {
                             sequences,
                             encodeBills[i]));
             long poolFlops =
-                    p.poolTokens * EncoderModel.HIDDEN_SIZE + 4L * items * EncoderModel.HIDDEN_SIZE;
+                    p.poolTokens * EncoderModel.HIDDEN_SIZE
+                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
             p.runs.add(
                     new NodeRun(
                             poolNode.nodeId(),
@@ -393,13 +465,42 @@ public final class CompiledGraph {
                             p.poolTokens,
                             poolFlops,
                             p.encodeOutBytes,
-                            (long) items * EncoderModel.HIDDEN_SIZE * Float.BYTES,
+                            (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES,
                             null,
                             null,
                             sequences,
                             poolBills[i]));
         }
         lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
+    }
+
+    /** Real tokens of a sequence of {@code length} content tokens: [CLS] and [SEP] added. */
+    private static int realTokens(int length) {
+        return Math.min(length, SentenceEncoder.MAX_SEQUENCE_LENGTH - 2) + 2;
+    }
+
+    /**
+     * The {@code cache} node of a request that took {@code p.cacheHits} vectors from the embedding
+     * cache: billed for its lookups' measured time, with no FLOPs; it read the vectors.
+     */
+    private NodeRun cacheRun(PreparedRequest p, long startedAt) {
+        long bytes = (long) p.cacheHits * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+        return new NodeRun(
+                        "cache",
+                        "cache",
+                        encoder.model().id(),
+                        startedAt,
+                        p.cacheNanos,
+                        p.cacheHits,
+                        p.cacheTokens,
+                        0L,
+                        bytes,
+                        null,
+                        null,
+                        null,
+                        p.cacheHits,
+                        null)
+                .billed(prices.bill(priceProfile, "fp32", 0L, bytes, null, p.cacheNanos));
     }
 
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */

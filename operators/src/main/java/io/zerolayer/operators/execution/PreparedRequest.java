@@ -26,6 +26,15 @@ final class PreparedRequest {
     long encodeOutBytes;
     long poolTokens;
 
+    /** Sequences this request's own encoder runs encoded (not those another request shared). */
+    int encodedSequences;
+
+    /** Sequences the embedding cache gave, their real tokens, and the lookups' time. */
+    int cacheHits;
+
+    long cacheTokens;
+    long cacheNanos;
+
     PreparedRequest(int index, CompiledGraph.BatchInput input, List<String> queries) {
         this.index = index;
         this.input = input;

@@ -69,6 +69,7 @@ public final class SlotGraphs implements AutoCloseable {
     private final WarmGraphCache warm;
     private final SingleObjectCodec<ExecutionGraph> descriptorCodec =
             SingleObjectCodec.of(ExecutionGraph.class);
+    private EmbeddingCache embeddings;
     private TaskContracts contracts;
     private StructureClassifier classifier;
     private GraphCompiler compiler;
@@ -122,6 +123,20 @@ public final class SlotGraphs implements AutoCloseable {
         this.warm = new WarmGraphCache(cacheBounds, System::currentTimeMillis);
     }
 
+    /**
+     * The TaskManager's embedding cache, which graphs compiled from now on read and fill (null:
+     * none); warm graphs are dropped, so every graph uses it.
+     */
+    public void useEmbeddingCache(EmbeddingCache cache) {
+        this.embeddings = cache;
+        warm.clear();
+    }
+
+    /** The embedding cache graphs use, or null. */
+    public EmbeddingCache embeddingCache() {
+        return embeddings;
+    }
+
     /** The contracts graphs are compiled for from now on; warm graphs of others are dropped. */
     public void use(TaskContracts contracts) {
         boolean reload = this.contracts != null;
@@ -166,7 +181,7 @@ public final class SlotGraphs implements AutoCloseable {
                     0,
                     newStructure ? graph.descriptor(hardwareReport()) : null);
         }
-        graph = new CompiledGraph(plan, encoders, prices);
+        graph = new CompiledGraph(plan, encoders, prices, embeddings);
         if (signature != null) {
             graph.noteStructure(signature);
         }
@@ -243,7 +258,7 @@ public final class SlotGraphs implements AutoCloseable {
                 continue;
             }
             ExecutionPlan plan = compiler.compile(classified);
-            CompiledGraph graph = new CompiledGraph(plan, encoders, prices);
+            CompiledGraph graph = new CompiledGraph(plan, encoders, prices, embeddings);
             graph.noteStructure(classified.signature().canonical());
             warm.put(
                     plan.graphId(),
@@ -283,10 +298,16 @@ public final class SlotGraphs implements AutoCloseable {
         return out;
     }
 
-    /** Drops every warm graph (the control topic's clear-cache). */
+    /** Drops every warm graph and every cached embedding (the control topic's clear-cache). */
     public void clear() {
-        LOG.info("clear-cache: dropping {} warm graphs", warm.size());
+        LOG.info(
+                "clear-cache: dropping {} warm graphs{}",
+                warm.size(),
+                embeddings == null ? "" : " and " + embeddings.size() + " cached embeddings");
         warm.clear();
+        if (embeddings != null) {
+            embeddings.clear();
+        }
     }
 
     public int size() {

@@ -27,7 +27,16 @@ final class ExecutorMetrics {
     static final int MAX_TENANT_COUNTERS = 1000;
 
     private static final List<String> NODE_KINDS =
-            List.of("tokenize", "chunk", "encode", "pool", "decode", "evidence", "redact", "audit");
+            List.of(
+                    "tokenize",
+                    "chunk",
+                    "cache",
+                    "encode",
+                    "pool",
+                    "decode",
+                    "evidence",
+                    "redact",
+                    "audit");
     private static final List<String> OUTCOMES = List.of("FULL", "REDUCED", "SAFE_MODE", "FAILED");
 
     private final MetricGroup group;
@@ -87,6 +96,19 @@ final class ExecutorMetrics {
 
     private static Histogram histogram(MetricGroup group, String name) {
         return group.histogram(name, new DescriptiveStatisticsHistogram(1000));
+    }
+
+    /**
+     * The TaskManager's embedding cache: hits and misses (sequences looked up), bytes held and
+     * entries evicted, as every slot of it reports them.
+     */
+    void embeddingCache(io.zerolayer.operators.execution.EmbeddingCache cache) {
+        MetricGroup g = group.addGroup("embedding_cache");
+        g.gauge("hits_total", cache::hits);
+        g.gauge("misses_total", cache::misses);
+        g.gauge("bytes", cache::bytes);
+        g.gauge("evictions_total", cache::evictions);
+        g.gauge("entries", cache::size);
     }
 
     /** How many batches the slot's inference thread holds, running or waiting. */

@@ -122,6 +122,20 @@ public class GraphExecutorFunction
         return this;
     }
 
+    /** How slots share encoded sequences through their TaskManager's embedding cache. */
+    private io.zerolayer.operators.execution.EmbeddingCache.Settings embeddingCache =
+            io.zerolayer.operators.execution.EmbeddingCache.Settings.OFF;
+
+    /**
+     * Reads and fills the TaskManager's embedding cache as {@code settings} say; without, every
+     * sequence is encoded.
+     */
+    public GraphExecutorFunction withEmbeddingCache(
+            io.zerolayer.operators.execution.EmbeddingCache.Settings settings) {
+        this.embeddingCache = java.util.Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
         ExecutionSettings execution = setup.execution();
@@ -152,11 +166,17 @@ public class GraphExecutorFunction
                         setup.prices(),
                         setup.cacheBounds(),
                         contracts.initial());
+        graphs.useEmbeddingCache(
+                io.zerolayer.operators.execution.EmbeddingCache.forTaskManager(embeddingCache));
         // a registered tenant's compliance level is the registry's, read as it is reloaded
         policy =
                 new MicroBatchPolicy(
-                        execution,
-                        tenant -> tenants == null ? null : tenants.current().compliance(tenant));
+                                execution,
+                                tenant ->
+                                        tenants == null
+                                                ? null
+                                                : tenants.current().compliance(tenant))
+                        .withEmbeddingCache(embeddingCache);
         BatchRunner runner =
                 new BatchRunner(
                         execution.mainPathTimeoutMillis(),
@@ -173,6 +193,9 @@ public class GraphExecutorFunction
         metrics =
                 new ExecutorMetrics(
                         getRuntimeContext().getMetricGroup(), () -> graphs.size(), headroom);
+        if (graphs.embeddingCache() != null) {
+            metrics.embeddingCache(graphs.embeddingCache());
+        }
         ReplyAssembler replies =
                 new ReplyAssembler(
                         graphs.estimator().profile().id(),

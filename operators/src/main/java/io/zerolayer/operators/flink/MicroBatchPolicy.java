@@ -2,6 +2,7 @@ package io.zerolayer.operators.flink;
 
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.ComplianceMode;
+import io.zerolayer.operators.execution.EmbeddingCache;
 import io.zerolayer.schemas.AnalysisRequest;
 import java.util.HashSet;
 import java.util.List;
@@ -136,11 +137,13 @@ final class MicroBatchPolicy {
      */
     CompiledGraph.RunMode modeOf(AnalysisRequest request, boolean prune) {
         ComplianceMode level = compliance(request);
+        String cacheScope =
+                embeddings.scopeOf(request.getTenantId(), level == ComplianceMode.STRICT);
         if (level == ComplianceMode.STRICT) {
-            return new CompiledGraph.RunMode(false, Set.copyOf(COMPLIANCE_NODES));
+            return new CompiledGraph.RunMode(false, Set.copyOf(COMPLIANCE_NODES), cacheScope);
         }
         if (level == ComplianceMode.AUDITED) {
-            return new CompiledGraph.RunMode(prune, Set.copyOf(COMPLIANCE_NODES));
+            return new CompiledGraph.RunMode(prune, Set.copyOf(COMPLIANCE_NODES), cacheScope);
         }
         Map<String, String> attributes = request.getAttributes();
         Set<String> on = new HashSet<>();
@@ -149,7 +152,15 @@ final class MicroBatchPolicy {
                 on.add(node);
             }
         }
-        return new CompiledGraph.RunMode(prune, on);
+        return new CompiledGraph.RunMode(prune, on, cacheScope);
+    }
+
+    private EmbeddingCache.Settings embeddings = EmbeddingCache.Settings.OFF;
+
+    /** Requests share encoded sequences through the embedding cache as {@code settings} say. */
+    MicroBatchPolicy withEmbeddingCache(EmbeddingCache.Settings settings) {
+        this.embeddings = settings;
+        return this;
     }
 
     /**

@@ -384,4 +384,84 @@ class CompiledGraphTest {
                         }));
         assertThat(unbounded[0]).isLessThan(pauses[0]);
     }
+
+    /** The embedding cache: hits are billed as a cache node, duplicates encoded once. */
+    @org.junit.jupiter.api.Nested
+    class WithTheEmbeddingCache {
+        private final String prompt =
+                "<task:answer><output_format:json><question>When must invoices be paid?</question>"
+                        + CONTRACT;
+        private final EmbeddingCache cache = new EmbeddingCache(8 << 20);
+        private final CompiledGraph graph =
+                new CompiledGraph(
+                        compiler.compile(CLASSIFIER.classify(prompt)),
+                        encoders,
+                        io.zerolayer.operators.costs.PriceSheet.builtIn(),
+                        cache);
+
+        private CompiledGraph.BatchInput input(String tenant) {
+            return CompiledGraph.BatchInput.of(
+                    CLASSIFIER.classify(prompt).parsed(),
+                    new CompiledGraph.RunMode(false, java.util.Set.of(), tenant));
+        }
+
+        private static NodeRun node(GraphRun run, String kind) {
+            return run.nodeRuns().stream()
+                    .filter(r -> r.kind().equals(kind))
+                    .findFirst()
+                    .orElse(null);
+        }
+
+        @Test
+        void aRequestSeenBeforeIsAnsweredFromTheCacheAndBilledACacheNode() {
+            GraphRun first = graph.executeBatch(List.of(input("acme"))).get(0).run();
+            assertThat(node(first, "cache")).isNull();
+            NodeRun encoded = node(first, "encode");
+            assertThat(encoded).isNotNull();
+
+            GraphRun again = graph.executeBatch(List.of(input("acme"))).get(0).run();
+            assertThat(again.output()).isEqualTo(first.output());
+            assertThat(node(again, "encode")).as("nothing left to encode").isNull();
+            assertThat(node(again, "pool")).isNull();
+            NodeRun cached = node(again, "cache");
+            assertThat(cached.items()).isEqualTo(encoded.items());
+            assertThat(cached.tokens()).isEqualTo(encoded.tokens());
+            assertThat(cached.flops()).isZero();
+            assertThat(cached.durationNanos()).isPositive();
+            // billed for its lookups' time: a few microseconds, below a nano-dollar here
+            assertThat(cached.money().total()).isNotNegative().isLessThan(encoded.money().total());
+            assertThat(graph.lastBatch().sequences()).isZero();
+        }
+
+        @Test
+        void
+                anotherTenantsRequestIsNotServedFromItAndARequestOutsideTheCacheNeitherReadsNorFills() {
+            graph.executeBatch(List.of(input("acme")));
+            GraphRun globex = graph.executeBatch(List.of(input("globex"))).get(0).run();
+            assertThat(node(globex, "cache")).isNull();
+            GraphRun outside = graph.executeBatch(List.of(input(null))).get(0).run();
+            assertThat(node(outside, "cache")).isNull();
+            assertThat(node(outside, "encode")).isNotNull();
+        }
+
+        @Test
+        void identicalSequencesInOneBatchAreEncodedOnceAndTheirCostShared() {
+            List<CompiledGraph.BatchOutcome> outcomes =
+                    graph.executeBatch(List.of(input("acme"), input("acme")));
+            GraphRun a = outcomes.get(0).run();
+            GraphRun b = outcomes.get(1).run();
+            assertThat(b.output()).isEqualTo(a.output());
+            int sequences = node(a, "encode").items();
+            assertThat(graph.lastBatch().sequences())
+                    .as("the second request's sequences were the first's")
+                    .isEqualTo(sequences);
+            assertThat(node(b, "encode").items()).isEqualTo(sequences);
+            assertThat(node(b, "encode").flops()).as("computed once, for the first").isZero();
+            // the one encoding's time and bill are split between the two, adding up exactly
+            assertThat(node(a, "encode").durationNanos() + node(b, "encode").durationNanos())
+                    .isEqualTo(graph.lastBatch().encodeNanos());
+            assertThat(node(a, "encode").money().total() + node(b, "encode").money().total())
+                    .isPositive();
+        }
+    }
 }
