@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -178,6 +179,63 @@ class StreamingJobITCase {
                     Thread.sleep(50);
                 }
                 assertThat(client.duplicateReplies()).isEqualTo(1);
+            }
+        }
+
+        @Test
+        void aTextEncodedBeforeIsAnsweredFromTheEmbeddingCacheAndBilledACacheNode()
+                throws Exception {
+            JOB.start();
+            String prompt =
+                    "<task:embed><output_format:json><note>The embedding cache keeps what it"
+                            + " encoded. Nothing here was sent before "
+                            + java.util.UUID.randomUUID()
+                            + ".</note>";
+            try (io.zerolayer.client.ZeroLayerClient client =
+                    io.zerolayer.client.ZeroLayerClient.builder()
+                            .bootstrapServers(KAFKA.bootstrapServers())
+                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                            .replyTopic(freshTopic("zerolayer.replies.client"))
+                            .credentials(TestTenants.credentials("it"))
+                            .build()) {
+                AnalysisResponse first =
+                        client.submit(request("cached-1", prompt))
+                                .get(REPLY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                AnalysisResponse again =
+                        client.submit(request("cached-2", prompt))
+                                .get(REPLY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                assertThat(again.getOutput()).isEqualTo(first.getOutput());
+                Map<String, List<KernelCostRecord>> byRequest =
+                        committed(
+                                        PipelineOptions.COSTS_TOPIC,
+                                        COSTS,
+                                        first.getCost().getKernels() + again.getCost().getKernels(),
+                                        Duration.ofSeconds(1))
+                                .stream()
+                                .filter(c -> c.getRequestId().startsWith("cached-"))
+                                .collect(
+                                        java.util.stream.Collectors.groupingBy(
+                                                KernelCostRecord::getRequestId));
+                assertThat(byRequest.get("cached-1"))
+                        .extracting(KernelCostRecord::getKernel)
+                        .contains("encode")
+                        .doesNotContain("cache");
+                List<KernelCostRecord> cached = byRequest.get("cached-2");
+                assertThat(cached).hasSize(again.getCost().getKernels());
+                assertThat(cached)
+                        .extracting(KernelCostRecord::getKernel)
+                        .contains("cache")
+                        .doesNotContain("encode", "pool");
+                KernelCostRecord hit =
+                        cached.stream()
+                                .filter(c -> c.getKernel().equals("cache"))
+                                .findFirst()
+                                .orElseThrow();
+                assertThat(hit.getFlops()).isZero();
+                assertThat(hit.getDurationNanos()).isPositive();
+                // the records still add up to what the reply says it cost
+                assertThat(cached.stream().mapToLong(KernelCostRecord::getDurationNanos).sum())
+                        .isEqualTo(again.getCost().getKernelNanos());
             }
         }
 
