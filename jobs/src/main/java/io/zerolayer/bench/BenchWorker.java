@@ -54,7 +54,7 @@ public final class BenchWorker {
 
     private static int ceilingRequests(Workload w) {
         return switch (w) {
-            case CUSTOMER_SERVICE, MIXED -> 400;
+            case CUSTOMER_SERVICE, UNIQUE, MIXED -> 400;
             case LONG_PAPERS -> 30;
             case CONTRACT_REVIEW -> 60;
         };

@@ -8,20 +8,29 @@ import java.util.SplittableRandom;
 
 /**
  * The benchmark's request streams, generated from a seed so every system sees the same requests in
- * the same order. Texts are drawn from small phrase banks: their words do not matter to any system,
- * their structure and length do.
+ * the same order. Sentences come from small phrase banks, each made unique by a reference number of
+ * its own, so text repeats only where a workload says it does — as it does in real traffic, and as
+ * an embedding cache would exploit:
  *
  * <ul>
- *   <li>{@link #CUSTOMER_SERVICE}: short support tickets triaged into five labels — one structure
- *       carries 99% of the requests; the rest are reviews to embed and questions about notes.
- *   <li>{@link #LONG_PAPERS}: scientific papers of 8–14 sections (about 10–25 KB) to summarize.
+ *   <li>{@link #CUSTOMER_SERVICE}: a customer's question answered from the FAQ of the product it is
+ *       about, one of {@value #FAQS} FAQs of 1–2 KB: the FAQ repeats, the question never does. One
+ *       structure carries 99% of the requests; the rest are unique reviews to embed and questions
+ *       about notes.
+ *   <li>{@link #UNIQUE}: short support tickets triaged into five labels, no text repeated but the
+ *       labels: the control, which a cache can only slow down.
+ *   <li>{@link #LONG_PAPERS}: scientific papers of 8–14 sections (about 10–25 KB) to summarize; no
+ *       text repeated.
  *   <li>{@link #CONTRACT_REVIEW}: contracts of 3–8 KB, fields extracted or a question answered, in
- *       strict compliance mode (redaction and audit on, each request run alone).
+ *       strict compliance mode (redaction and audit on, each request run alone); their last
+ *       sections (termination, liability, confidentiality, general) are one standard boilerplate,
+ *       the others unique.
  *   <li>{@link #MIXED}: 70% customer service, 15% contracts, 5% papers, 10% other short tasks.
  * </ul>
  */
 public enum Workload {
     CUSTOMER_SERVICE("customer-service"),
+    UNIQUE("unique"),
     LONG_PAPERS("papers"),
     CONTRACT_REVIEW("contracts"),
     MIXED("mixed");
@@ -44,7 +53,9 @@ public enum Workload {
             }
         }
         throw new IllegalArgumentException(
-                "Unknown workload '" + id + "'; use customer-service, papers, contracts or mixed");
+                "Unknown workload '"
+                        + id
+                        + "'; use customer-service, unique, papers, contracts or mixed");
     }
 
     /**
@@ -68,21 +79,38 @@ public enum Workload {
         return out;
     }
 
+    /** Product FAQs the customer-service tickets carry. */
+    public static final int FAQS = 8;
+
     /** Generates one workload's requests in order; ids are {@code <workload>-<n>}. */
     public static final class Stream {
         private final Workload workload;
         private final SplittableRandom random;
+        private final String[] faqs;
+        private final String boilerplate;
         private long n;
+
+        /** The next reference number: unique within the stream, so a sentence never repeats. */
+        private long ref;
 
         Stream(Workload workload, long seed) {
             this.workload = workload;
             this.random = new SplittableRandom(seed * 31 + workload.ordinal());
+            // the repeated texts depend on the seed alone, not on the workload or the position
+            SplittableRandom shared = new SplittableRandom(seed * 7 + 3);
+            this.ref = 100_000 + random.nextInt(800_000);
+            this.faqs = new String[FAQS];
+            for (int k = 0; k < FAQS; k++) {
+                faqs[k] = faq(k, shared);
+            }
+            this.boilerplate = boilerplate(shared);
         }
 
         public Request next() {
             String id = workload.id + "-" + n++;
             return switch (workload) {
                 case CUSTOMER_SERVICE -> customerService(id);
+                case UNIQUE -> triage(id);
                 case LONG_PAPERS -> paper(id);
                 case CONTRACT_REVIEW -> contract(id);
                 case MIXED -> mixed(id);
@@ -103,7 +131,27 @@ public enum Workload {
             return otherShortTask(id);
         }
 
+        /** A customer's question (unique) and the FAQ of its product (one of {@link #FAQS}). */
         private Request customerService(String id) {
+            if (random.nextInt(100) == 0) {
+                return otherShortTask(id);
+            }
+            int product = random.nextInt(FAQS);
+            return new Request(
+                    id,
+                    "<task:answer><output_format:json>\n<question>"
+                            + unique(QUESTIONS[random.nextInt(QUESTIONS.length)])
+                            + "</question>\n<document format=\"text\" title=\""
+                            + PRODUCTS[product]
+                            + " FAQ\">\n"
+                            + faqs[product]
+                            + "\n</document>",
+                    Map.of(),
+                    "ticket");
+        }
+
+        /** A short ticket triaged into five labels, every sentence of it unique. */
+        private Request triage(String id) {
             if (random.nextInt(100) == 0) {
                 return otherShortTask(id);
             }
@@ -122,6 +170,46 @@ public enum Workload {
                     "ticket");
         }
 
+        /** FAQ {@code k}: 1 100–2 000 characters about its product, the same in every request. */
+        private static String faq(int k, SplittableRandom shared) {
+            StringBuilder sb = new StringBuilder();
+            int target = 1_100 + shared.nextInt(900);
+            while (sb.length() < target) {
+                String next =
+                        tagged(
+                                FAQ[shared.nextInt(FAQ.length)].replace("{product}", PRODUCTS[k]),
+                                "see section " + (1 + sb.length() / 100));
+                if (sb.length() + 1 + next.length() > 2_000) {
+                    break;
+                }
+                sb.append(sb.length() == 0 ? "" : " ").append(next);
+            }
+            return sb.toString();
+        }
+
+        /** The standard clauses every contract ends with. */
+        private static String[] standardClauses(SplittableRandom shared) {
+            String[] sections = new String[STANDARD_SECTIONS];
+            for (int s = 0; s < STANDARD_SECTIONS; s++) {
+                StringBuilder sb = new StringBuilder();
+                int target = 600 + shared.nextInt(600);
+                int clause = 1;
+                while (sb.length() < target) {
+                    String next =
+                            tagged(
+                                    CONTRACT[shared.nextInt(CONTRACT.length)],
+                                    "clause " + (s + 9) + "." + clause++);
+                    sb.append(sb.length() == 0 ? "" : " ").append(next);
+                }
+                sections[s] = sb.toString();
+            }
+            return sections;
+        }
+
+        private static String boilerplate(SplittableRandom shared) {
+            return String.join("\u0000", standardClauses(shared));
+        }
+
         private Request otherShortTask(String id) {
             return switch (random.nextInt(3)) {
                 case 0 ->
@@ -138,7 +226,7 @@ public enum Workload {
                         new Request(
                                 id,
                                 "<task:answer><output_format:text>\n<question>"
-                                        + QUESTIONS[random.nextInt(QUESTIONS.length)]
+                                        + unique(QUESTIONS[random.nextInt(QUESTIONS.length)])
                                         + "</question>\n<note>"
                                         + text(TICKET, 400, 1200)
                                         + "</note>",
@@ -190,23 +278,40 @@ public enum Workload {
             }
             c.append("<contract format=\"text\" id=\"C-").append(n).append("\">\n");
             int sections = 4 + random.nextInt(4);
+            String[] standard = boilerplate.split("\u0000");
             for (int s = 0; s < sections; s++) {
+                // the first sections are this contract's own; from the fifth on, the standard text
+                String body =
+                        s < CONTRACT_SECTIONS.length - STANDARD_SECTIONS
+                                ? text(CONTRACT, 600, 1200)
+                                : standard[s - (CONTRACT_SECTIONS.length - STANDARD_SECTIONS)];
                 c.append("<section:")
                         .append(CONTRACT_SECTIONS[s])
                         .append('>')
-                        .append(text(CONTRACT, 600, 1200))
+                        .append(body)
                         .append("</section>\n");
             }
             c.append("</contract>");
             return new Request(id, c.toString(), Map.of("compliance", "strict"), "contract");
         }
 
-        /** Sentences from {@code bank} until the text is at least {@code min} characters. */
+        /** {@code sentence} with a reference number of its own before its final stop. */
+        private String unique(String sentence) {
+            return tagged(sentence, "ref " + ref++);
+        }
+
+        /** {@code sentence} with {@code tag} in brackets before its final stop. */
+        private static String tagged(String sentence, String tag) {
+            int end = sentence.length() - 1;
+            return sentence.substring(0, end) + " (" + tag + ")" + sentence.substring(end);
+        }
+
+        /** Unique sentences from {@code bank} until the text is at least {@code min} characters. */
         private String text(String[] bank, int min, int max) {
             int target = min + random.nextInt(max - min + 1);
             StringBuilder sb = new StringBuilder();
             while (sb.length() < target) {
-                String next = bank[random.nextInt(bank.length)];
+                String next = unique(bank[random.nextInt(bank.length)]);
                 if (sb.length() > 0 && sb.length() + 1 + next.length() > max) {
                     break;
                 }
@@ -257,6 +362,33 @@ public enum Workload {
 
     public static final int LARGE_SUMMARY_MAX_CHARS = 2_000_000;
 
+    /** Contract sections, from the end of {@link #CONTRACT_SECTIONS}, that are standard text. */
+    private static final int STANDARD_SECTIONS = 4;
+
+    private static final String[] PRODUCTS = {
+        "Aria headphones",
+        "Brisk blender",
+        "Cirrus thermostat",
+        "Delta charger",
+        "Ember kettle",
+        "Fjord backpack",
+        "Glide scooter",
+        "Halo smart lamp"
+    };
+    private static final String[] FAQ = {
+        "The {product} ships within two working days of the order.",
+        "Returns of the {product} are accepted within thirty days in the original packaging.",
+        "The warranty of the {product} covers defects for two years from delivery.",
+        "To reset the {product}, hold the power button for ten seconds.",
+        "The {product} is charged through the USB-C port in about two hours.",
+        "Spare parts for the {product} are sold in the accessories section of the shop.",
+        "Refunds for the {product} reach the original payment method within five days.",
+        "The {product} works with the companion app on Android and iOS.",
+        "Cleaning the {product} with water or solvents voids the warranty.",
+        "A damaged {product} must be reported within forty-eight hours of delivery.",
+        "The {product} can be delivered to a pick-up point instead of a home address.",
+        "Firmware updates for the {product} install automatically overnight."
+    };
     private static final String TRIAGE_LABELS =
             "refund request, shipping delay, damaged item, account access, product question";
     private static final String[] CHANNELS = {"email", "chat", "phone", "web"};

@@ -39,7 +39,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--workloads",
             split = ",",
-            defaultValue = "customer-service,papers,contracts,mixed",
+            defaultValue = "customer-service,unique,papers,contracts,mixed",
             description = "Workloads measured closed-loop. Default: ${DEFAULT-VALUE}.")
     List<String> workloads;
 

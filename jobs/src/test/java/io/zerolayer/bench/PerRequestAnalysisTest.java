@@ -43,6 +43,7 @@ class PerRequestAnalysisTest {
     private static List<Workload.Request> requests() {
         List<Workload.Request> out = new ArrayList<>();
         out.addAll(Workload.CUSTOMER_SERVICE.take(11, 3));
+        out.addAll(Workload.UNIQUE.take(11, 3));
         out.addAll(Workload.CONTRACT_REVIEW.take(11, 2));
         // the mixed stream's other short tasks, two of each
         Map<String, Integer> taken = new java.util.HashMap<>();

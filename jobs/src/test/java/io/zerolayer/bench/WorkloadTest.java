@@ -34,16 +34,87 @@ class WorkloadTest {
     }
 
     @Test
-    void oneStructureCarriesAbout99PercentOfCustomerService() {
-        Map<String, Integer> bySignature = new HashMap<>();
-        List<Workload.Request> requests = Workload.CUSTOMER_SERVICE.take(42, 2000);
-        for (Workload.Request r : requests) {
-            bySignature.merge(
-                    CLASSIFIER.classify(r.prompt()).signature().canonical(), 1, Integer::sum);
+    void oneStructureCarriesAbout99PercentOfCustomerServiceAndOfUnique() {
+        for (Workload w : List.of(Workload.CUSTOMER_SERVICE, Workload.UNIQUE)) {
+            Map<String, Integer> bySignature = new HashMap<>();
+            List<Workload.Request> requests = w.take(42, 2000);
+            for (Workload.Request r : requests) {
+                bySignature.merge(
+                        CLASSIFIER.classify(r.prompt()).signature().canonical(), 1, Integer::sum);
+            }
+            int top = bySignature.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+            assertThat((double) top / requests.size()).as(w.id()).isBetween(0.97, 0.999);
+            assertThat(bySignature).hasSizeGreaterThan(1);
         }
-        int top = bySignature.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
-        assertThat((double) top / requests.size()).isBetween(0.97, 0.999);
-        assertThat(bySignature).hasSizeGreaterThan(1);
+    }
+
+    /**
+     * Sentences of a prompt's text, split where the chunker would split them (the triage labels,
+     * the same in every ticket, left out).
+     */
+    private static List<String> sentences(String prompt) {
+        return java.util.Arrays.stream(
+                        prompt.replaceAll("<[^>]*>", "\n").split("(?<=[.?!])\\s+|\n"))
+                .map(String::strip)
+                .filter(t -> t.contains("(ref "))
+                .toList();
+    }
+
+    @Test
+    void theUniqueWorkloadAndThePapersNeverRepeatASentence() {
+        for (Workload w : List.of(Workload.UNIQUE, Workload.LONG_PAPERS)) {
+            List<String> all =
+                    w.take(5, 200).stream().flatMap(r -> sentences(r.prompt()).stream()).toList();
+            assertThat(all).as(w.id()).hasSizeGreaterThan(500).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void customerServiceRepeatsItsFaqsButNeverAQuestion() {
+        List<Workload.Request> tickets =
+                Workload.CUSTOMER_SERVICE.take(5, 400).stream()
+                        .filter(r -> r.prompt().startsWith("<task:answer><output_format:json>"))
+                        .toList();
+        java.util.Set<String> faqs = new java.util.HashSet<>();
+        List<String> questions = new java.util.ArrayList<>();
+        for (Workload.Request r : tickets) {
+            String p = r.prompt();
+            faqs.add(p.substring(p.indexOf("<document"), p.indexOf("</document>")));
+            questions.add(p.substring(p.indexOf("<question>"), p.indexOf("</question>")));
+        }
+        assertThat(faqs).hasSize(Workload.FAQS);
+        assertThat(questions).doesNotHaveDuplicates();
+        // the FAQs depend on the seed alone: the mixed stream carries the same ones
+        assertThat(
+                        Workload.MIXED.take(5, 200).stream()
+                                .map(Workload.Request::prompt)
+                                .filter(p -> p.contains(" FAQ\">"))
+                                .map(
+                                        p ->
+                                                p.substring(
+                                                        p.indexOf("<document"),
+                                                        p.indexOf("</document>"))))
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(faqs).contains(f));
+    }
+
+    @Test
+    void contractsShareTheirStandardSectionsAndNoOtherText() {
+        Map<String, java.util.Set<String>> bySection = new HashMap<>();
+        for (Workload.Request r : Workload.CONTRACT_REVIEW.take(5, 60)) {
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("<section:([a-z]+)>([^<]*)</section>")
+                            .matcher(r.prompt());
+            while (m.find()) {
+                bySection
+                        .computeIfAbsent(m.group(1), k -> new java.util.HashSet<>())
+                        .add(m.group(2));
+            }
+        }
+        for (String standard : List.of("termination", "liability", "confidentiality")) {
+            assertThat(bySection.get(standard)).as(standard).hasSize(1);
+        }
+        assertThat(bySection.get("definitions")).hasSizeGreaterThan(50);
     }
 
     @Test
@@ -61,7 +132,7 @@ class WorkloadTest {
     @Test
     void mixedHoldsEveryKindInRoughlyItsShare() {
         List<Workload.Request> mixed = Workload.MIXED.take(3, 2000);
-        long triage = mixed.stream().filter(r -> r.prompt().startsWith("<task:triage>")).count();
+        long triage = mixed.stream().filter(r -> r.prompt().contains(" FAQ\">")).count();
         long strict = mixed.stream().filter(r -> !r.attributes().isEmpty()).count();
         long papers = mixed.stream().filter(r -> r.prompt().contains("<paper ")).count();
         assertThat(triage / 2000.0).isBetween(0.64, 0.75);
@@ -84,6 +155,6 @@ class WorkloadTest {
     void anUnknownWorkloadNamesTheKnownOnes() {
         assertThatThrownBy(() -> Workload.byId("chat"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("customer-service, papers, contracts or mixed");
+                .hasMessageContaining("customer-service, unique, papers, contracts or mixed");
     }
 }
