@@ -161,19 +161,23 @@ class SingleObjectCodecTest {
         assertThat(read.getNodes().get(0).getNodeId()).isEqualTo("encode");
     }
 
-    @Test
-    void aGraphDescriptorFromBeforeFallbackNodesIsRead() throws IOException {
-        Schema v2;
-        try (InputStream in =
-                getClass().getResourceAsStream("/avro-history/ExecutionGraph-v2.avsc")) {
-            v2 = new Schema.Parser().parse(in);
+    /**
+     * A minimal embed descriptor {@code id} as the writer schema {@code history} (a file of
+     * avro-history) wrote it, encoded.
+     */
+    private byte[] olderDescriptor(String history, String id) throws IOException {
+        Schema schema;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/" + history)) {
+            schema = new Schema.Parser().parse(in);
         }
-        GenericRecord old = new GenericData.Record(v2);
-        old.put("graphId", "g2");
+        GenericRecord old = new GenericData.Record(schema);
+        old.put("graphId", id);
         old.put("signature", "task:embed ~0");
         old.put("task", "embed");
         old.put("outputFormat", "json");
-        old.put("fidelity", new GenericData.EnumSymbol(v2.getField("fidelity").schema(), "FULL"));
+        old.put(
+                "fidelity",
+                new GenericData.EnumSymbol(schema.getField("fidelity").schema(), "FULL"));
         for (String f :
                 new String[] {
                     "contractVersion",
@@ -187,43 +191,28 @@ class SingleObjectCodecTest {
         old.put("modelChecksums", Map.of());
         old.put("nodes", java.util.List.of());
         old.put("compiledAt", 0L);
-        byte[] bytes =
-                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v2).encode(old).array();
-        ExecutionGraph read = SingleObjectCodec.of(ExecutionGraph.class).decode(bytes);
+        if (schema.getField("fallbackNodes") != null) {
+            old.put("fallbackNodes", java.util.List.of());
+        }
+        return new BinaryMessageEncoder<GenericRecord>(GenericData.get(), schema)
+                .encode(old)
+                .array();
+    }
+
+    @Test
+    void aGraphDescriptorFromBeforeFallbackNodesIsRead() throws IOException {
+        ExecutionGraph read =
+                SingleObjectCodec.of(ExecutionGraph.class)
+                        .decode(olderDescriptor("ExecutionGraph-v2.avsc", "g2"));
         assertThat(read.getGraphId()).isEqualTo("g2");
         assertThat(read.getFallbackNodes()).isEmpty();
     }
 
     @Test
     void aGraphDescriptorFromBeforeGraphsWerePlansIsRead() throws IOException {
-        Schema v3;
-        try (InputStream in =
-                getClass().getResourceAsStream("/avro-history/ExecutionGraph-v3.avsc")) {
-            v3 = new Schema.Parser().parse(in);
-        }
-        GenericRecord old = new GenericData.Record(v3);
-        old.put("graphId", "g3");
-        old.put("signature", "task:embed ~0");
-        old.put("task", "embed");
-        old.put("outputFormat", "json");
-        old.put("fidelity", new GenericData.EnumSymbol(v3.getField("fidelity").schema(), "FULL"));
-        for (String f :
-                new String[] {
-                    "contractVersion",
-                    "compilerVersion",
-                    "runtimeVersion",
-                    "hardwareProfile",
-                    "hardwareReport"
-                }) {
-            old.put(f, "x");
-        }
-        old.put("modelChecksums", Map.of());
-        old.put("nodes", java.util.List.of());
-        old.put("compiledAt", 0L);
-        old.put("fallbackNodes", java.util.List.of());
-        byte[] bytes =
-                new BinaryMessageEncoder<GenericRecord>(GenericData.get(), v3).encode(old).array();
-        ExecutionGraph read = SingleObjectCodec.of(ExecutionGraph.class).decode(bytes);
+        ExecutionGraph read =
+                SingleObjectCodec.of(ExecutionGraph.class)
+                        .decode(olderDescriptor("ExecutionGraph-v3.avsc", "g3"));
         assertThat(read.getSignature()).isEqualTo("task:embed ~0");
         assertThat(read.getShape()).isEmpty();
         assertThat(read.getStructures()).isEmpty();

@@ -145,16 +145,20 @@ class StreamingJobITCase {
     class RequestsAndReplies {
         private static final int SHARED_STRUCTURE = 12;
 
+        /** A client of tenant {@code it} with a reply topic of its own. */
+        private io.zerolayer.client.ZeroLayerClient client() {
+            return io.zerolayer.client.ZeroLayerClient.builder()
+                    .bootstrapServers(KAFKA.bootstrapServers())
+                    .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                    .replyTopic(freshTopic("zerolayer.replies.client"))
+                    .credentials(TestTenants.credentials("it"))
+                    .build();
+        }
+
         @Test
         void theClientCompletesWithTheFirstReplyAndDropsADuplicate() throws Exception {
             JOB.start();
-            try (io.zerolayer.client.ZeroLayerClient client =
-                    io.zerolayer.client.ZeroLayerClient.builder()
-                            .bootstrapServers(KAFKA.bootstrapServers())
-                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                            .replyTopic(freshTopic("zerolayer.replies.client"))
-                            .credentials(TestTenants.credentials("it"))
-                            .build()) {
+            try (io.zerolayer.client.ZeroLayerClient client = client()) {
                 AnalysisResponse answer =
                         client.submit(request("client-1", "<task:embed> hello"))
                                 .get(
@@ -191,13 +195,7 @@ class StreamingJobITCase {
                             + " encoded. Nothing here was sent before "
                             + java.util.UUID.randomUUID()
                             + ".</note>";
-            try (io.zerolayer.client.ZeroLayerClient client =
-                    io.zerolayer.client.ZeroLayerClient.builder()
-                            .bootstrapServers(KAFKA.bootstrapServers())
-                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                            .replyTopic(freshTopic("zerolayer.replies.client"))
-                            .credentials(TestTenants.credentials("it"))
-                            .build()) {
+            try (io.zerolayer.client.ZeroLayerClient client = client()) {
                 AnalysisResponse first =
                         client.submit(request("cached-1", prompt))
                                 .get(REPLY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
