@@ -32,7 +32,7 @@ final class BenchReport {
                         Locale.ROOT,
                         "Measured %s on %s (%d cores), Java %s, ONNX Runtime %s, CPU provider,"
                                 + " %d ONNX thread(s) a slot, checkpoints every %d ms, %s replies,"
-                                + " slices of %s ms, seed %d; %.0f s in all.%n%n",
+                                + " slices of %s ms, %s, seed %d; %.0f s in all.%n%n",
                         report.path("startedAt").asText(),
                         m.path("cpu").asText(),
                         m.path("cores").asInt(),
@@ -42,6 +42,13 @@ final class BenchReport {
                         report.path("options").path("checkpointIntervalMillis").asLong(),
                         report.path("options").path("replyDelivery").asText("exactly-once"),
                         report.path("options").path("sliceMillis").asText("no"),
+                        m.path("embeddingCacheBytes").asLong() > 0
+                                ? "an embedding cache of "
+                                        + (m.path("embeddingCacheBytes").asLong() >> 20)
+                                        + " MB ("
+                                        + m.path("embeddingCacheScope").asText()
+                                        + " scope)"
+                                : "no embedding cache",
                         report.path("options").path("seed").asLong(),
                         report.path("wallSeconds").asDouble()));
         closedLoop(md);

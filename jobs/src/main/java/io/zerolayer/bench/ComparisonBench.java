@@ -392,6 +392,8 @@ public final class ComparisonBench {
         m.put("onnxRuntime", SentenceEncoder.runtimeVersion());
         m.put("intraOpThreads", conf.get(PipelineOptions.INTRA_OP_THREADS));
         m.put("hardwareProfile", conf.get(PipelineOptions.HARDWARE_PROFILE));
+        m.put("embeddingCacheBytes", conf.get(PipelineOptions.EMBEDDING_CACHE_SIZE).getBytes());
+        m.put("embeddingCacheScope", conf.get(PipelineOptions.EMBEDDING_CACHE_SCOPE).toString());
         try {
             m.put(
                     "cpu",
