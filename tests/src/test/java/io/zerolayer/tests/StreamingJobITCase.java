@@ -790,6 +790,18 @@ class StreamingJobITCase {
      */
     @Nested
     class Billing {
+        /**
+         * Billing tests send the same prompts again and again, run after run: with an embedding
+         * cache nearly all of it would be hits, billed below a nano-dollar, and a replay's bill
+         * would depend on what the first attempt cached. The cache has tests of its own.
+         */
+        @org.junit.jupiter.api.BeforeEach
+        void withoutEmbeddingCache() {
+            conf.set(
+                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    org.apache.flink.configuration.MemorySize.ZERO);
+        }
+
         @Test
         void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
             JOB.start();
