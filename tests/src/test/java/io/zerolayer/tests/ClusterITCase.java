@@ -52,8 +52,10 @@ class ClusterITCase {
                         .setting("zerolayer.checkpoint-interval", "1 s")
                         // the test tenants, whose keys InFlightLoad signs with
                         .setting("zerolayer.tenants.file", TestTenants.file().toString())
-                        // batches of one: a request's bill does not depend on its companions
+                        // batches of one and no embedding cache: a request's bill does not
+                        // depend on its companions or on what an earlier run cached
                         .setting("zerolayer.batch.size", "1")
+                        .setting("zerolayer.embedding-cache.size", "0 b")
                         .setting("heartbeat.interval", "1000")
                         .setting("heartbeat.timeout", "8000")
                         .setting(
