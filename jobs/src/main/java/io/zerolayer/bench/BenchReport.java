@@ -280,7 +280,7 @@ final class BenchReport {
             JsonNode c = ceilingRow(w, parallelism, 0);
             if (z != null && c != null) {
                 double ratio = rps(z) / c.path("requestsPerSecond").asDouble();
-                target(out, "zerolayer ≥ 0.85 × ceiling, " + w, "%.2f ×", ratio, ratio >= 0.85);
+                target(out, "zerolayer ≥ 1.0 × ceiling, " + w, "%.2f ×", ratio, ratio >= 1.0);
             }
         }
         JsonNode tickets =
@@ -383,6 +383,7 @@ final class BenchReport {
                     ratio,
                     ratio <= 2 && quiet.path("lost").asInt() == 0);
         }
+        MixedTrafficTargets.add(this, out);
         JsonNode samples = SoakReport.samples(system(ComparisonBench.ZEROLAYER, parallelism));
         if (samples != null) {
             double[] g = SoakReport.growth(samples);
@@ -397,8 +398,7 @@ final class BenchReport {
         return out;
     }
 
-    private static void target(
-            ArrayNode out, String name, String format, double value, boolean met) {
+    static void target(ArrayNode out, String name, String format, double value, boolean met) {
         ObjectNode t = out.addObject();
         t.put("target", name);
         t.put("value", value);
@@ -406,7 +406,7 @@ final class BenchReport {
         t.put("met", met);
     }
 
-    private static double rps(JsonNode phase) {
+    static double rps(JsonNode phase) {
         return phase.path("requestsPerSecond").asDouble();
     }
 
@@ -463,7 +463,7 @@ final class BenchReport {
     }
 
     /** A phase in the bench's first reply mode (the one its closed loops ran in). */
-    private JsonNode phase(String system, int p, String workload, String mode, double load) {
+    JsonNode phase(String system, int p, String workload, String mode, double load) {
         String delivery = report.path("options").path("replyDelivery").asText("");
         for (JsonNode ph : phases(system, p)) {
             if (ph.path("workload").asText().equals(workload)
@@ -476,7 +476,7 @@ final class BenchReport {
         return null;
     }
 
-    private JsonNode ceilingRow(String workload, int workers, int size) {
+    JsonNode ceilingRow(String workload, int workers, int size) {
         for (JsonNode c : report.path("ceiling").path("ceiling")) {
             if (c.path("workload").asText().equals(workload)
                     && c.path("workers").asInt() == workers

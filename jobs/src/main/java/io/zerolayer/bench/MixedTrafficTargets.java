@@ -1,0 +1,64 @@
+package io.zerolayer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+/**
+ * The targets of mixed traffic (issue 32) a run can measure: mixed against the baselines, graphs
+ * that repeat (few compiles, warm hits) in every closed loop, and one long document against the
+ * ceiling. The other targets of the report cover every workload against the ceiling and
+ * customer-service against the naive job.
+ */
+final class MixedTrafficTargets {
+    private MixedTrafficTargets() {}
+
+    static void add(BenchReport r, ArrayNode out) {
+        int p = r.parallelism;
+        String mixed = Workload.MIXED.id();
+        JsonNode z = r.phase(ComparisonBench.ZEROLAYER, p, mixed, "closed", 0);
+        JsonNode naive = r.phase(ComparisonBench.NAIVE, p, mixed, "closed", 0);
+        JsonNode router = r.phase(ComparisonBench.ROUTER, p, mixed, "closed", 0);
+        if (z != null && router != null) {
+            double ratio = BenchReport.rps(z) / BenchReport.rps(router);
+            BenchReport.target(out, "mixed ≥ 1.3 × runtime router", "%.2f ×", ratio, ratio >= 1.3);
+        }
+        if (z != null && naive != null) {
+            double ratio = BenchReport.rps(z) / BenchReport.rps(naive);
+            BenchReport.target(out, "mixed ≥ 1.5 × naive Flink", "%.2f ×", ratio, ratio >= 1.5);
+        }
+        for (JsonNode phase : r.phases(ComparisonBench.ZEROLAYER, p)) {
+            if (!phase.path("mode").asText().equals("closed")) {
+                continue;
+            }
+            int compiles = phase.path("compiles").asInt();
+            int answered = phase.path("ok").asInt() + phase.path("failed").asInt();
+            double hitRatio = answered == 0 ? 0 : 1 - (double) compiles / answered;
+            BenchReport.target(
+                    out,
+                    "hit ratio ≥ 0.95 and ≤ 3 compiles after warm-up, "
+                            + phase.path("workload").asText()
+                            + " ("
+                            + compiles
+                            + " compiles)",
+                    "%.3f",
+                    hitRatio,
+                    hitRatio >= 0.95 && compiles <= 3);
+        }
+        int mib = 1 << 20;
+        for (JsonNode phase : r.phases(ComparisonBench.ZEROLAYER, p)) {
+            JsonNode ceiling = r.ceilingRow("size", p, mib);
+            if (phase.path("workload").asText().equals("size")
+                    && phase.path("size").asInt() == mib
+                    && ceiling != null) {
+                double ratio =
+                        BenchReport.rps(phase) / ceiling.path("requestsPerSecond").asDouble();
+                BenchReport.target(
+                        out,
+                        "one 1 MiB document ≥ 0.8 × the ceiling",
+                        "%.2f ×",
+                        ratio,
+                        ratio >= 0.8);
+            }
+        }
+    }
+}
