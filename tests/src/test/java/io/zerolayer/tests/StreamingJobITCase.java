@@ -728,6 +728,10 @@ class StreamingJobITCase {
             conf.set(PipelineOptions.BATCH_SIZE, 4);
             conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
             conf.set(io.zerolayer.jobs.FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH, 2);
+            // every request encodes, on the main path or the fallback: none served from a cache
+            conf.set(
+                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    org.apache.flink.configuration.MemorySize.ZERO);
             JOB.start();
             String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
             int count = 32;
