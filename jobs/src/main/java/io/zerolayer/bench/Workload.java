@@ -301,7 +301,7 @@ public enum Workload {
         }
 
         /** {@code sentence} with {@code tag} in brackets before its final stop. */
-        private static String tagged(String sentence, String tag) {
+        static String tagged(String sentence, String tag) {
             int end = sentence.length() - 1;
             return sentence.substring(0, end) + " (" + tag + ")" + sentence.substring(end);
         }
@@ -326,18 +326,20 @@ public enum Workload {
 
     /**
      * {@code count} documents of about {@code chars} characters each, to summarize: paragraphs of
-     * paper sentences in one {@code <document>}. For the size-scaling figures; the task is {@value
+     * paper sentences in one {@code <document>}, each sentence made unique by a reference number
+     * (nothing for a cache to find). For the size-scaling figures; the task is {@value
      * #LARGE_SUMMARY_TASK}, which the benchmark's contracts allow up to {@value
      * #LARGE_SUMMARY_MAX_CHARS} characters.
      */
     public static List<Request> documentsOfSize(int chars, int count, long seed) {
         SplittableRandom random = new SplittableRandom(seed * 131 + chars);
         List<Request> out = new ArrayList<>(count);
+        long ref = 100_000L * (1 + random.nextInt(9_000));
         for (int i = 0; i < count; i++) {
             StringBuilder doc = new StringBuilder(chars + 256);
             int paragraph = 0;
             while (doc.length() < chars) {
-                String s = PAPER[random.nextInt(PAPER.length)];
+                String s = Stream.tagged(PAPER[random.nextInt(PAPER.length)], "ref " + ref++);
                 doc.append(s);
                 doc.append(++paragraph % 6 == 0 ? "\n\n" : " ");
             }

@@ -70,6 +70,12 @@ class WorkloadTest {
     }
 
     @Test
+    void aDocumentOfSizeRepeatsNoSentence() {
+        String doc = Workload.documentsOfSize(102_400, 1, 42).get(0).prompt();
+        assertThat(sentences(doc)).hasSizeGreaterThan(1000).doesNotHaveDuplicates();
+    }
+
+    @Test
     void customerServiceRepeatsItsFaqsButNeverAQuestion() {
         List<Workload.Request> tickets =
                 Workload.CUSTOMER_SERVICE.take(5, 400).stream()
