@@ -15,7 +15,6 @@ import io.zerolayer.operators.tasks.TaskInput;
 import io.zerolayer.operators.tasks.TaskResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An {@link ExecutionPlan} bound to this slot's resources: its encoder session, its chunker and its
@@ -291,57 +290,24 @@ public final class CompiledGraph {
      */
     private void encodeAndPool(
             List<PreparedRequest> prepared, long deadlineNanos, SliceBoundary boundary) {
-        record Ref(PreparedRequest owner, int position, int length) {}
-        // a sequence cached or already in this batch is not encoded again: a hit takes the cached
-        // vector, a duplicate waits for the one encoding of its sequence (its request then shares
-        // that encoding's cost, by its tokens)
-        List<Ref> refs = new ArrayList<>();
-        Map<Object, List<Ref>> duplicates = new java.util.HashMap<>();
-        Map<Ref, Object> keyOf = new java.util.IdentityHashMap<>();
-        for (PreparedRequest p : prepared) {
-            String scope = embeddings == null ? null : p.input.mode().cacheScope();
-            for (int j = 0; j < p.sequences.size(); j++) {
-                long[] ids = p.sequences.get(j);
-                Ref ref = new Ref(p, j, ids.length);
-                if (scope != null) {
-                    long lookup = System.nanoTime();
-                    float[] hit = embeddings.get(scope, model().id(), encoder.checksum(), ids);
-                    p.cacheNanos += System.nanoTime() - lookup;
-                    if (hit != null) {
-                        p.vectors[j] = hit;
-                        p.cacheHits++;
-                        p.cacheTokens += realTokens(ids.length);
-                        continue;
-                    }
-                }
-                // a request that does not share its sequences folds only its own duplicates
-                Object key =
-                        java.util.List.of(scope == null ? p : scope, java.nio.LongBuffer.wrap(ids));
-                List<Ref> same = duplicates.get(key);
-                if (same != null) {
-                    same.add(ref);
-                    continue;
-                }
-                duplicates.put(key, new ArrayList<>());
-                keyOf.put(ref, key);
-                refs.add(ref);
-            }
-        }
-        refs.sort(java.util.Comparator.comparingInt(Ref::length));
+        // a sequence cached or already in this batch is not encoded again
+        BatchSequences batchSequences = new BatchSequences(prepared, embeddings, encoder);
+        List<BatchSequences.Ref> refs = batchSequences.toEncode();
         long startedAt = System.currentTimeMillis();
         long encodeNanos = 0;
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
         long maxRunTokens = plan.paddedTokensWithin(boundary.sliceMicros());
-        for (List<Ref> slice : EncoderRuns.split(refs, Ref::length, maxRunTokens)) {
+        for (List<BatchSequences.Ref> slice :
+                EncoderRuns.split(refs, BatchSequences.Ref::length, maxRunTokens)) {
             // before each run, the first too: tokenizing and chunking a long document is a slice
             long paused = boundary.between();
             if (deadlineNanos != Long.MAX_VALUE) {
                 deadlineNanos += paused;
             }
             List<long[]> ids = new ArrayList<>(slice.size());
-            slice.forEach(r -> ids.add(r.owner().sequences.get(r.position())));
+            slice.forEach(r -> ids.add(r.ids()));
             long start = System.nanoTime();
             TokenBatch batch = encoder.batch(ids);
             long timeout = 0;
@@ -361,8 +327,8 @@ public final class CompiledGraph {
             long perSequenceIn = batch.inputBytes() / batch.batchSize();
             long perSequenceOut = (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
             for (int k = 0; k < slice.size(); k++) {
-                Ref r = slice.get(k);
-                int real = realTokens(r.length());
+                BatchSequences.Ref r = slice.get(k);
+                int real = BatchSequences.realTokens(r.length());
                 r.owner().vectors[r.position()] = vectors[k];
                 r.owner().encodeTokens += real;
                 r.owner().encodeFlops += perSequenceFlops;
@@ -370,17 +336,7 @@ public final class CompiledGraph {
                 r.owner().encodeOutBytes += perSequenceOut;
                 r.owner().poolTokens += real;
                 r.owner().encodedSequences++;
-                // a duplicate's request shares the encoding's cost by its tokens; the FLOPs ran
-                // once
-                for (Ref same : duplicates.get(keyOf.get(r))) {
-                    same.owner().vectors[same.position()] = vectors[k].clone();
-                    same.owner().encodeTokens += real;
-                }
-                String scope = embeddings == null ? null : r.owner().input.mode().cacheScope();
-                if (scope != null) {
-                    long[] sequence = r.owner().sequences.get(r.position());
-                    embeddings.put(scope, model().id(), encoder.checksum(), sequence, vectors[k]);
-                }
+                batchSequences.encoded(r, vectors[k], real);
             }
             batchTokens += batch.realTokens();
             sequences += slice.size();
@@ -428,7 +384,9 @@ public final class CompiledGraph {
         for (int i = 0; i < prepared.size(); i++) {
             PreparedRequest p = prepared.get(i);
             if (p.cacheHits > 0) {
-                p.runs.add(cacheRun(p, startedAt));
+                p.runs.add(
+                        BatchSequences.cacheRun(
+                                p, encoder.model().id(), startedAt, prices, priceProfile));
             }
             if (p.encodeTokens == 0) {
                 continue; // every sequence was a hit: nothing encoded or pooled for it
@@ -472,35 +430,6 @@ public final class CompiledGraph {
                             poolBills[i]));
         }
         lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
-    }
-
-    /** Real tokens of a sequence of {@code length} content tokens: [CLS] and [SEP] added. */
-    private static int realTokens(int length) {
-        return Math.min(length, SentenceEncoder.MAX_SEQUENCE_LENGTH - 2) + 2;
-    }
-
-    /**
-     * The {@code cache} node of a request that took {@code p.cacheHits} vectors from the embedding
-     * cache: billed for its lookups' measured time, with no FLOPs; it read the vectors.
-     */
-    private NodeRun cacheRun(PreparedRequest p, long startedAt) {
-        long bytes = (long) p.cacheHits * EncoderModel.HIDDEN_SIZE * Float.BYTES;
-        return new NodeRun(
-                        "cache",
-                        "cache",
-                        encoder.model().id(),
-                        startedAt,
-                        p.cacheNanos,
-                        p.cacheHits,
-                        p.cacheTokens,
-                        0L,
-                        bytes,
-                        null,
-                        null,
-                        null,
-                        p.cacheHits,
-                        null)
-                .billed(prices.bill(priceProfile, "fp32", 0L, bytes, null, p.cacheNanos));
     }
 
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
