@@ -113,14 +113,12 @@ public final class EmbeddingCache {
     }
 
     private final Cache<Key, float[]> cache;
-    private final long maxBytes;
     private final Map<String, String> checksums = new HashMap<>();
 
     public EmbeddingCache(long maxBytes) {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("An embedding cache needs a positive size");
         }
-        this.maxBytes = maxBytes;
         this.cache =
                 Caffeine.newBuilder()
                         .maximumWeight(maxBytes)
@@ -201,10 +199,6 @@ public final class EmbeddingCache {
     /** Bytes the entries are counted as now. */
     public long bytes() {
         return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-    }
-
-    public long maxBytes() {
-        return maxBytes;
     }
 
     public long size() {

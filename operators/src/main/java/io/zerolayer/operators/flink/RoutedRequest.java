@@ -55,11 +55,6 @@ public record RoutedRequest(
                 compileMicrosOnArrival);
     }
 
-    /** The graph id without hardware (its plan's): what routing is keyed on. */
-    public String graphId() {
-        return decision.graphId();
-    }
-
     /** The id of its structure: what its prompt looked like. */
     public String structureId() {
         return decision.structureId();
