@@ -4,6 +4,7 @@ import io.zerolayer.gpu.ArenaExtendStrategy;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.operators.execution.EmbeddingCache;
+import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.tenants.AuthMode;
 import java.time.Duration;
 import java.util.List;
@@ -370,6 +371,20 @@ public final class PipelineOptions {
                                     + " the waiting batches due before it, so a short request"
                                     + " waits for a slice, not for the whole document. Slicing"
                                     + " never changes an answer. 0: batches run whole.");
+
+    public static final ConfigOption<Long> BATCH_MAX_TOKENS =
+            ConfigOptions.key("zerolayer.batch.max-tokens")
+                    .longType()
+                    .defaultValue(GraphExecutorFunction.DEFAULT_PASS_TOKENS)
+                    .withDescription(
+                            "Most padded tokens (longest sequence × sequences, as TEI counts"
+                                    + " them) of one encoder pass on a slot's inference thread."
+                                    + " When a graph's batch runs, the waiting batches of other"
+                                    + " graphs on the same encoder session (model, precision,"
+                                    + " device) join it, earliest due first, up to this many"
+                                    + " tokens; their sequences are sorted by length and encoded"
+                                    + " together, each graph decodes its own. 0: each graph's"
+                                    + " batch runs by itself.");
 
     public static final ConfigOption<Boolean> INFERENCE_THREAD =
             ConfigOptions.key("zerolayer.execution.inference-thread")

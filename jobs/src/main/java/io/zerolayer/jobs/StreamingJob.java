@@ -383,7 +383,8 @@ public final class StreamingJob {
     static GraphExecutorFunction executor(Configuration conf, GraphDescriptors graphsTopic) {
         GraphExecutorFunction executor =
                 new GraphExecutorFunction(setup(conf, graphsTopic))
-                        .withEmbeddingCache(embeddingCache(conf));
+                        .withEmbeddingCache(embeddingCache(conf))
+                        .withPassTokens(conf.get(PipelineOptions.BATCH_MAX_TOKENS));
         String tenants = conf.get(PipelineOptions.TENANTS_FILE);
         return tenants == null ? executor : executor.withTenants(tenants, null);
     }

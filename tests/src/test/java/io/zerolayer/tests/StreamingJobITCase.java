@@ -238,6 +238,140 @@ class StreamingJobITCase {
         }
 
         @Test
+        void requestsOfTwoGraphsShareOneEncoderPassBilledToTheNanoDollar() throws Exception {
+            // one executor slot holds every graph; nothing is answered from a cache
+            conf.set(
+                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    org.apache.flink.configuration.MemorySize.ZERO);
+            JOB.start(1);
+            StringBuilder report =
+                    new StringBuilder(
+                            "<task:summarize><output_format:json><document format=\"text\">");
+            for (int i = 0; report.length() < 40_000; i++) {
+                report.append("Line ")
+                        .append(i)
+                        .append(" of the quarterly report notes a change in freight costs. ");
+            }
+            String longReport = report.append("</document>").toString();
+            String ticket =
+                    "<ticket>Parcel %d never arrived and the invoice was charged twice.</ticket>";
+            String classify =
+                    "<task:classify><output_format:json><labels>billing, shipping</labels>"
+                            + ticket;
+            String answer =
+                    "<task:answer><output_format:json><question>What went wrong?</question>"
+                            + ticket;
+            Map<String, String> graphOf = new java.util.HashMap<>();
+            List<KernelCostRecord> costs = new java.util.ArrayList<>();
+            int sent = 0;
+            Map<List<Object>, List<KernelCostRecord>> mixed = Map.of();
+            // a pass mixing the two graphs forms while the long report keeps the slot busy: its
+            // slices let the tickets, due first, in; a round whose tickets arrive apart is retried
+            for (int round = 0; round < 4 && mixed.isEmpty(); round++) {
+                String topic = conf.get(PipelineOptions.REQUESTS_TOPIC);
+                AnalysisRequest busy =
+                        request("report-" + round, longReport.replace("Line 0", "Round " + round));
+                KAFKA.send(topic, busy.getRequestId().getBytes(), REQUESTS.encode(busy));
+                Thread.sleep(300); // the report encodes by now
+                List<AnalysisRequest> requests = new java.util.ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    int n = round * 10 + i;
+                    requests.add(request("classify-" + n, classify.formatted(n)));
+                    requests.add(request("answer-" + n, answer.formatted(n)));
+                }
+                KAFKA.sendAll(
+                        requests.stream()
+                                .map(
+                                        r ->
+                                                new org.apache.kafka.clients.producer
+                                                                .ProducerRecord<
+                                                        byte[], byte[]>(
+                                                        topic,
+                                                        r.getRequestId().getBytes(),
+                                                        REQUESTS.encode(r)))
+                                .toList());
+                requests.add(busy);
+                sent += requests.size();
+                int kernels = 0; // of every reply so far, read from the start
+                for (ConsumerRecord<byte[], byte[]> r :
+                        KAFKA.read(
+                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                sent,
+                                REPLY_TIMEOUT,
+                                Duration.ZERO)) {
+                    AnalysisResponse response = RESPONSES.decode(r.value());
+                    assertThat(response.getStatus())
+                            .as(response.getRequestId())
+                            .isEqualTo(ResponseStatus.OK);
+                    graphOf.put(response.getRequestId(), response.getGraphId());
+                    kernels += response.getCost().getKernels();
+                }
+                costs =
+                        committed(
+                                PipelineOptions.COSTS_TOPIC,
+                                COSTS,
+                                kernels,
+                                Duration.ofMillis(500));
+                // the encode records of one pass share its start and its sequences
+                mixed =
+                        costs.stream()
+                                .filter(c -> c.getKernel().equals("encode"))
+                                .collect(
+                                        java.util.stream.Collectors.groupingBy(
+                                                c ->
+                                                        List.<Object>of(
+                                                                c.getStartedAt(),
+                                                                c.getBatchSize())))
+                                .entrySet()
+                                .stream()
+                                .filter(
+                                        e ->
+                                                e.getValue().stream()
+                                                                .map(KernelCostRecord::getGraphId)
+                                                                .distinct()
+                                                                .count()
+                                                        > 1)
+                                .collect(
+                                        java.util.stream.Collectors.toMap(
+                                                Map.Entry::getKey, Map.Entry::getValue));
+            }
+            assertThat(graphOf.get("classify-0")).isNotEqualTo(graphOf.get("answer-0"));
+            assertThat(mixed).as("an encoder pass holding requests of two graphs").isNotEmpty();
+            io.zerolayer.operators.costs.PriceSheet prices =
+                    io.zerolayer.operators.costs.PriceSheet.builtIn();
+            for (List<KernelCostRecord> pass : mixed.values()) {
+                // every request of the pass is here: their sequences make up the pass's
+                assertThat(pass.stream().mapToInt(KernelCostRecord::getRequestItems).sum())
+                        .isEqualTo(pass.get(0).getBatchSize());
+                assertThat(pass)
+                        .allSatisfy(
+                                c ->
+                                        assertThat(c.getGraphId())
+                                                .isEqualTo(graphOf.get(c.getRequestId())));
+                // billed once for the whole pass, split to the nano-dollar among its requests
+                KernelCostRecord first = pass.get(0);
+                String profile = first.getHardwareProfile();
+                io.zerolayer.operators.costs.PriceSheet.Money bill =
+                        prices.bill(
+                                profile.contains("@")
+                                        ? profile.substring(0, profile.indexOf('@'))
+                                        : profile,
+                                first.getModel().endsWith("int8") ? "int8" : "fp32",
+                                pass.stream().mapToLong(KernelCostRecord::getFlops).sum(),
+                                pass.stream().mapToLong(KernelCostRecord::getMemoryBytes).sum(),
+                                null,
+                                pass.stream().mapToLong(KernelCostRecord::getDurationNanos).sum());
+                assertThat(pass.stream().mapToLong(KernelCostRecord::getComputeNanoUsd).sum())
+                        .isEqualTo(bill.compute())
+                        .isPositive();
+                assertThat(pass.stream().mapToLong(KernelCostRecord::getMemoryNanoUsd).sum())
+                        .isEqualTo(bill.memory());
+            }
+            assertThat(scrapeMetrics())
+                    .containsPattern("encoder_passes_across_graphs_total[^\\n]* [1-9]");
+        }
+
+        @Test
         void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
                 throws Exception {
             JOB.start();

@@ -78,6 +78,20 @@ public final class BatchRunner {
             List<CompiledGraph.BatchInput> inputs,
             List<Instant> deadlines,
             SliceBoundary boundary) {
+        return runTogether(List.of(new CompiledGraph.Part(graph, inputs)), deadlines, boundary)
+                .get(0);
+    }
+
+    /**
+     * Runs batches of several graphs of one encoder group in one pass ({@link
+     * CompiledGraph#executeTogether}), as one batch: bounded by the earliest deadline of all their
+     * requests, and, when the encoder fails, each batch run again on its own graph's fallback.
+     *
+     * @param deadlines the deadlines of all their requests (null where one has none)
+     * @return one outcome per part, in order
+     */
+    public List<Outcome> runTogether(
+            List<CompiledGraph.Part> parts, List<Instant> deadlines, SliceBoundary boundary) {
         batchesRun++;
         long[] paused = {0};
         SliceBoundary counted =
@@ -95,33 +109,37 @@ public final class BatchRunner {
                 throw new EncoderException(
                         "injected fault (fault-injection.fail-main-every-nth-batch)");
             }
-            List<CompiledGraph.BatchOutcome> outcomes =
-                    graph.executeBatch(
-                            inputs,
+            List<List<CompiledGraph.BatchOutcome>> outcomes =
+                    CompiledGraph.executeTogether(
+                            parts,
                             mainPathDeadline(
                                     start,
                                     mainPathTimeoutMillis,
                                     deadlines,
                                     System.currentTimeMillis()),
                             counted);
-            return new Outcome(
-                    outcomes,
-                    null,
-                    null,
-                    false,
-                    (System.nanoTime() - start - paused[0]) / 1_000,
-                    graph.lastBatchSequences());
+            long micros = (System.nanoTime() - start - paused[0]) / 1_000;
+            int sequences = parts.get(0).graph().lastBatchSequences();
+            return outcomes.stream()
+                    .map(o -> new Outcome(o, null, null, false, micros, sequences))
+                    .toList();
         } catch (EncoderException | OutOfMemoryError e) {
-            return onFallback(graph, inputs, e, start + paused[0]);
+            List<Outcome> fellBack = new java.util.ArrayList<>(parts.size());
+            for (CompiledGraph.Part part : parts) {
+                fellBack.add(onFallback(part.graph(), part.inputs(), e, start + paused[0]));
+            }
+            return fellBack;
         } catch (RuntimeException bug) {
             // not the encoder's own failure: a bug that this batch's content may trigger again on
             // every restore, so its requests are answered FAILED instead of failing the task
             LOG.error(
-                    "Graph {} failed on a batch of {}; answering it FAILED",
-                    shortId(graph),
-                    inputs.size(),
+                    "Graph {} failed on a batch of {} ({} graphs in the pass); answering it"
+                            + " FAILED",
+                    shortId(parts.get(0).graph()),
+                    parts.stream().mapToInt(p -> p.inputs().size()).sum(),
+                    parts.size(),
                     bug);
-            return Outcome.failed(bug, false);
+            return parts.stream().map(p -> Outcome.failed(bug, false)).toList();
         }
     }
 

@@ -261,35 +261,117 @@ public final class CompiledGraph {
      */
     public List<BatchOutcome> executeBatch(
             List<BatchInput> inputs, long deadlineNanos, SliceBoundary boundary) {
-        BatchOutcome[] outcomes = new BatchOutcome[inputs.size()];
-        List<PreparedRequest> prepared = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            try {
-                prepared.add(PreparedRequest.prepare(i, inputs.get(i), chunker, encoder, task));
-            } catch (RuntimeException e) {
-                // whatever one request's content does to tokenizing or chunking, it fails alone
-                outcomes[i] = new BatchOutcome(null, e);
-            }
+        return executeTogether(List.of(new Part(this, inputs)), deadlineNanos, boundary).get(0);
+    }
+
+    /** Requests of one graph in a pass that may hold several graphs. */
+    public record Part(CompiledGraph graph, List<BatchInput> inputs) {
+        public Part {
+            inputs = List.copyOf(inputs);
         }
-        if (!prepared.isEmpty()) {
-            encodeAndPool(prepared, deadlineNanos, boundary);
-            for (PreparedRequest p : prepared) {
-                try {
-                    outcomes[p.index] = new BatchOutcome(decode(p), null);
-                } catch (RuntimeException e) {
-                    outcomes[p.index] = new BatchOutcome(null, e);
-                }
-            }
-        }
-        return List.of(outcomes);
     }
 
     /**
-     * encode and pool over the whole batch, shortest sequences first, in the runs {@link
-     * EncoderRuns} cuts.
+     * What graphs may run in one pass with this one: those of an equal group share its encoder
+     * session (model, precision, device: one per slot), its embedding cache and its price sheet and
+     * profile.
      */
-    private void encodeAndPool(
-            List<PreparedRequest> prepared, long deadlineNanos, SliceBoundary boundary) {
+    public EncoderGroup encoderGroup() {
+        return new EncoderGroup(encoder, embeddings, prices, priceProfile);
+    }
+
+    /** What graphs that run in one pass share; sessions, caches and sheets by identity. */
+    public record EncoderGroup(
+            SentenceEncoder encoder,
+            EmbeddingCache embeddings,
+            PriceSheet prices,
+            String priceProfile) {}
+
+    /**
+     * Runs the requests of several graphs of one {@link #encoderGroup} in one pass, as {@link
+     * #executeBatch(List, long, SliceBoundary)} runs one graph's: each request is tokenized and
+     * chunked by its own graph, the sequences of all of them are sorted by length and encoded
+     * together in the runs {@link EncoderRuns} cuts (each kept within the slice of the part whose
+     * plan allows the fewest tokens), and each request is decoded by its own graph. The encode and
+     * pool time and bill of the whole pass are shared among all its requests by their tokens, so
+     * the shares add up to the pass's exactly, whichever graph each request belongs to.
+     *
+     * @return one outcome per input, per part, in order
+     * @throws IllegalArgumentException when the parts are not all of one encoder group
+     * @throws io.zerolayer.gpu.EncoderException when the encoder fails: that concerns the whole
+     *     pass
+     */
+    public static List<List<BatchOutcome>> executeTogether(
+            List<Part> parts, long deadlineNanos, SliceBoundary boundary) {
+        CompiledGraph lead = parts.get(0).graph();
+        for (Part part : parts) {
+            CompiledGraph g = part.graph();
+            if (!g.encoderGroup().equals(lead.encoderGroup())) {
+                throw new IllegalArgumentException(
+                        "Graphs "
+                                + lead.plan.graphId()
+                                + " and "
+                                + g.plan.graphId()
+                                + " do not share an encoder session, cache and prices");
+            }
+        }
+        BatchOutcome[][] outcomes = new BatchOutcome[parts.size()][];
+        List<PreparedRequest> prepared = new ArrayList<>();
+        List<CompiledGraph> owners = new ArrayList<>();
+        List<Integer> partOf = new ArrayList<>();
+        long maxRunTokens = Long.MAX_VALUE;
+        for (int j = 0; j < parts.size(); j++) {
+            CompiledGraph g = parts.get(j).graph();
+            List<BatchInput> inputs = parts.get(j).inputs();
+            outcomes[j] = new BatchOutcome[inputs.size()];
+            maxRunTokens =
+                    Math.min(maxRunTokens, g.plan.paddedTokensWithin(boundary.sliceMicros()));
+            for (int i = 0; i < inputs.size(); i++) {
+                try {
+                    prepared.add(
+                            PreparedRequest.prepare(
+                                    i, inputs.get(i), g.chunker, g.encoder, g.task));
+                    owners.add(g);
+                    partOf.add(j);
+                } catch (RuntimeException e) {
+                    // whatever one request's content does to tokenizing or chunking, it fails
+                    // alone
+                    outcomes[j][i] = new BatchOutcome(null, e);
+                }
+            }
+        }
+        if (!prepared.isEmpty()) {
+            BatchTotals totals =
+                    lead.encodeAndPool(prepared, owners, deadlineNanos, boundary, maxRunTokens);
+            parts.forEach(part -> part.graph().lastBatch = totals);
+            for (int k = 0; k < prepared.size(); k++) {
+                PreparedRequest p = prepared.get(k);
+                try {
+                    outcomes[partOf.get(k)][p.index] =
+                            new BatchOutcome(owners.get(k).decode(p), null);
+                } catch (RuntimeException e) {
+                    outcomes[partOf.get(k)][p.index] = new BatchOutcome(null, e);
+                }
+            }
+        }
+        List<List<BatchOutcome>> all = new ArrayList<>(parts.size());
+        for (BatchOutcome[] part : outcomes) {
+            all.add(List.of(part));
+        }
+        return all;
+    }
+
+    /**
+     * encode and pool over the whole pass, shortest sequences first, in the runs {@link
+     * EncoderRuns} cuts, at most {@code maxRunTokens} padded tokens each; {@code owners} is each
+     * request's graph.
+     */
+    private BatchTotals encodeAndPool(
+            List<PreparedRequest> prepared,
+            List<CompiledGraph> owners,
+            long deadlineNanos,
+            SliceBoundary boundary,
+            long maxRunTokens) {
         // a sequence cached or already in this batch is not encoded again
         BatchSequences batchSequences = new BatchSequences(prepared, embeddings, encoder);
         List<BatchSequences.Ref> refs = batchSequences.toEncode();
@@ -298,7 +380,6 @@ public final class CompiledGraph {
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
-        long maxRunTokens = plan.paddedTokensWithin(boundary.sliceMicros());
         for (List<BatchSequences.Ref> slice :
                 EncoderRuns.split(refs, BatchSequences.Ref::length, maxRunTokens)) {
             // before each run, the first too: tokenizing and chunking a long document is a slice
@@ -414,7 +495,7 @@ public final class CompiledGraph {
                             + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
             p.runs.add(
                     new NodeRun(
-                            poolNode.nodeId(),
+                            owners.get(i).poolNode.nodeId(),
                             "pool",
                             null,
                             startedAt,
@@ -429,7 +510,7 @@ public final class CompiledGraph {
                             sequences,
                             poolBills[i]));
         }
-        lastBatch = new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
+        return new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
     }
 
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
@@ -437,7 +518,10 @@ public final class CompiledGraph {
 
     private BatchTotals lastBatch = new BatchTotals(0, 0, 0, 0);
 
-    /** The last batch's totals, which its requests' encode and pool records add up to. */
+    /**
+     * The last pass's totals, which its requests' encode and pool records add up to (those of every
+     * graph in it, when it ran with others).
+     */
     public BatchTotals lastBatch() {
         return lastBatch;
     }

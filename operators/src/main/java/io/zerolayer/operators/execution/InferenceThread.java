@@ -1,5 +1,7 @@
 package io.zerolayer.operators.execution;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -23,6 +25,14 @@ import java.util.function.Consumer;
  * this thread, one level deep, and returns. So a short request handed over while a long document
  * encodes waits for the document's current slice, not for the whole document.
  *
+ * <p><b>Together.</b> A batch handed over as {@link Shareable} names a group (for the executor: the
+ * encoder session its graphs run on). When it runs, the waiting batches of its group join it,
+ * earliest due first, while their padded tokens fit the thread's token budget, and all of them run
+ * in one pass ({@link Shareable#runWith}): so batches of different keys fill one encoder run, as a
+ * serving router's batcher would fill it. Each still has its own result, taken by its own key. A
+ * batch that joins another runs earlier than its due time alone would have it; run between another
+ * batch's slices, only batches due before that batch join.
+ *
  * @param <K> what batches are keyed by
  * @param <R> what a batch returns
  */
@@ -39,11 +49,52 @@ public final class InferenceThread<K, R> implements AutoCloseable {
 
     private final AtomicLong interleaved = new AtomicLong();
 
+    private final AtomicLong joined = new AtomicLong();
+
+    /** Most padded tokens of the batches that run together in one pass. */
+    private final long tokenBudget;
+
     /**
+     * A batch that can run in one pass with other keys' batches of its group.
+     *
+     * @param <R> what a batch returns
+     */
+    public interface Shareable<R> extends Callable<R> {
+        /** Which batches it may run with: those of an equal group; null: none, it runs alone. */
+        Object group();
+
+        /** Its padded tokens (longest sequence × sequences), counted against the token budget. */
+        long paddedTokens();
+
+        /**
+         * Runs this batch and {@code others} (all of its group) in one pass: one result per batch,
+         * this one's first, then the others' in order.
+         */
+        List<R> runWith(List<Shareable<R>> others) throws Exception;
+    }
+
+    /**
+     * A thread whose batches always run alone.
+     *
      * @param name the thread's name
      * @param contextClassLoader the thread's context class loader (the job's user code)
      */
     public InferenceThread(String name, ClassLoader contextClassLoader) {
+        this(name, contextClassLoader, 0);
+    }
+
+    /**
+     * @param name the thread's name
+     * @param contextClassLoader the thread's context class loader (the job's user code)
+     * @param tokenBudget most padded tokens of the {@link Shareable} batches that run together in
+     *     one pass (the batch that runs first always runs, however large); 0: each runs alone
+     */
+    public InferenceThread(String name, ClassLoader contextClassLoader, long tokenBudget) {
+        if (tokenBudget < 0) {
+            throw new IllegalArgumentException(
+                    "The token budget must be 0 (off) or positive, got " + tokenBudget);
+        }
+        this.tokenBudget = tokenBudget;
         this.thread =
                 new ThreadPoolExecutor(
                         1,
@@ -160,6 +211,49 @@ public final class InferenceThread<K, R> implements AutoCloseable {
         return interleaved.get();
     }
 
+    /** Batches that joined another's pass so far. */
+    public long joinedBatches() {
+        return joined.get();
+    }
+
+    /**
+     * The waiting batches that join the pass of the batch that runs {@code shared}, taken from the
+     * queue: of its group, earliest due first, while their tokens fit the budget; run between the
+     * slices of {@code outer} (null: none), only those due before it. Only this thread takes from
+     * the queue.
+     */
+    private List<Batch> joining(Shareable<R> shared, Batch outer) {
+        Object group = shared.group();
+        if (group == null || tokenBudget == 0) {
+            return List.of();
+        }
+        long tokens = shared.paddedTokens();
+        List<Batch> waiting = new ArrayList<>();
+        for (Object o : thread.getQueue().toArray()) {
+            @SuppressWarnings("unchecked")
+            Batch b = (Batch) o;
+            if (b.work instanceof Shareable<R> s && group.equals(s.group())) {
+                waiting.add(b);
+            }
+        }
+        waiting.sort(null);
+        List<Batch> joining = new ArrayList<>();
+        for (Batch b : waiting) {
+            if (outer != null && b.compareTo(outer) >= 0) {
+                break;
+            }
+            long more = ((Shareable<R>) b.work).paddedTokens();
+            if (tokens + more > tokenBudget) {
+                break; // in due order: a later batch does not overtake one that did not fit
+            }
+            if (thread.getQueue().remove(b)) {
+                joining.add(b);
+                tokens += more;
+            }
+        }
+        return joining;
+    }
+
     /** Whether {@code key} has a batch handed over and not yet taken (running, waiting or done). */
     public boolean has(K key) {
         return handed.containsKey(key);
@@ -223,10 +317,12 @@ public final class InferenceThread<K, R> implements AutoCloseable {
         private final Consumer<K> whenDone;
         private final long due;
         private final long order;
+        private final Callable<R> work;
         private volatile Thread runner;
 
         Batch(K key, Callable<R> work, Consumer<K> whenDone, long due, long order) {
             super(work);
+            this.work = work;
             this.key = key;
             this.whenDone = whenDone;
             this.due = due;
@@ -236,7 +332,33 @@ public final class InferenceThread<K, R> implements AutoCloseable {
         @Override
         public void run() {
             runner = Thread.currentThread();
-            super.run();
+            List<Batch> joining =
+                    work instanceof Shareable<R> shared && !isDone()
+                            ? joining(shared, interleaving ? running : null)
+                            : List.of();
+            if (joining.isEmpty()) {
+                super.run();
+                return;
+            }
+            List<Shareable<R>> others = new ArrayList<>(joining.size());
+            joining.forEach(b -> others.add((Shareable<R>) b.work));
+            joined.addAndGet(joining.size());
+            List<R> results;
+            try {
+                results = ((Shareable<R>) work).runWith(others);
+                if (results.size() != joining.size() + 1) {
+                    throw new IllegalStateException(
+                            results.size() + " results for " + (joining.size() + 1) + " batches");
+                }
+            } catch (Throwable t) {
+                setException(t);
+                joining.forEach(b -> b.setException(t));
+                return;
+            }
+            set(results.get(0));
+            for (int i = 0; i < joining.size(); i++) {
+                joining.get(i).set(results.get(i + 1));
+            }
         }
 
         boolean onThisThread() {

@@ -50,6 +50,7 @@ final class ExecutorMetrics {
     private final Histogram executeMs;
     private final Counter fallbacks;
     private final Counter sharedStructures;
+    private final Counter passesAcrossGraphs;
     private final Counter pruned;
     private final Map<String, Histogram> nodeMicros = new HashMap<>();
     private final Map<String, Counter> byOutcome = new HashMap<>();
@@ -61,6 +62,7 @@ final class ExecutorMetrics {
         cacheHits = group.counter("execution_graph_cache_hit_total");
         cacheMisses = group.counter("execution_graph_cache_miss_total");
         sharedStructures = group.counter("execution_graph_shared_structures_total");
+        passesAcrossGraphs = group.counter("encoder_passes_across_graphs_total");
         compileTimeMs = histogram(group, "graph_compile_time_ms");
         requestLatencyMs = histogram(group, "request_latency_ms");
         group.gauge("execution_graph_cache_size", warmGraphs::getAsInt);
@@ -114,6 +116,18 @@ final class ExecutorMetrics {
     /** How many batches the slot's inference thread holds, running or waiting. */
     void batchesRunning(IntSupplier running) {
         group.gauge("batches_running", running::getAsInt);
+    }
+
+    /** How many batches joined another's encoder pass on the slot's inference thread. */
+    void batchesJoined(java.util.function.LongSupplier joined) {
+        group.gauge("batches_joined_total", joined::getAsLong);
+    }
+
+    /** An encoder pass ran several batches together; {@code graphs}: of how many graphs. */
+    void passShared(long graphs) {
+        if (graphs > 1) {
+            passesAcrossGraphs.inc();
+        }
     }
 
     /** How many batches ran between the slices of another on the slot's inference thread. */

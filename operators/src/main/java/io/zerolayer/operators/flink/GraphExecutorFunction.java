@@ -91,6 +91,26 @@ public class GraphExecutorFunction
     /** The slot's inference thread, one batch per key (null: batches run on the task thread). */
     private transient InferenceThread<String, List<SlotBatches.Executed>> inference;
 
+    /** Most padded tokens of one encoder pass that runs several keys' batches; 0: none does. */
+    private long passTokens = DEFAULT_PASS_TOKENS;
+
+    /** As TEI's default max-batch-tokens. */
+    public static final long DEFAULT_PASS_TOKENS = 16_384;
+
+    /**
+     * Lets the inference thread run the waiting batches of several keys (graphs) that share an
+     * encoder session in one pass, up to {@code maxTokens} padded tokens; 0: each key's batch runs
+     * by itself.
+     */
+    public GraphExecutorFunction withPassTokens(long maxTokens) {
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException(
+                    "zerolayer.batch.max-tokens must be 0 (off) or positive, got " + maxTokens);
+        }
+        this.passTokens = maxTokens;
+        return this;
+    }
+
     /** When a key's requests run, and how. */
     private transient MicroBatchPolicy policy;
 
@@ -229,9 +249,11 @@ public class GraphExecutorFunction
                     new InferenceThread<>(
                             "zerolayer-inference-"
                                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                            Thread.currentThread().getContextClassLoader());
+                            Thread.currentThread().getContextClassLoader(),
+                            passTokens);
             metrics.batchesRunning(() -> inference.size());
             metrics.batchesInterleaved(inference::interleavedBatches);
+            metrics.batchesJoined(inference::joinedBatches);
         }
         // the runs are cut alike on either thread, so a request's answer and bill do not depend
         // on it; only the inference thread has other batches to run between them
@@ -443,8 +465,8 @@ public class GraphExecutorFunction
             return;
         }
         if (inference == null) {
-            for (SlotBatches.GraphBatch b : prepared) {
-                batches.finish(batches.execute(b, slices), out(ctx, out));
+            for (SlotBatches.Executed e : batches.executeTogether(prepared, slices)) {
+                batches.finish(e, out(ctx, out));
             }
             return;
         }
@@ -453,9 +475,58 @@ public class GraphExecutorFunction
         keyed.holdInFlight(held);
         inference.submit(
                 ctx.getCurrentKey(),
-                () -> prepared.stream().map(b -> batches.execute(b, slices)).toList(),
+                new KeyBatch(prepared, batches, slices),
                 this::signalBatchDone,
                 shares.assignDue(held, System.currentTimeMillis()));
+    }
+
+    /**
+     * A key's batch on the inference thread: its graphs' batches, which may run in one encoder pass
+     * with other keys' of the same encoder group, unless one of its requests runs alone.
+     */
+    private record KeyBatch(
+            List<SlotBatches.GraphBatch> graphBatches, SlotBatches batches, SliceBoundary slices)
+            implements InferenceThread.Shareable<List<SlotBatches.Executed>> {
+        @Override
+        public List<SlotBatches.Executed> call() {
+            return batches.executeTogether(graphBatches, slices);
+        }
+
+        @Override
+        public Object group() {
+            Object group = null;
+            for (SlotBatches.GraphBatch b : graphBatches) {
+                if (b.alone() || (group != null && !group.equals(b.graph().encoderGroup()))) {
+                    return null;
+                }
+                group = b.graph().encoderGroup();
+            }
+            return group;
+        }
+
+        @Override
+        public long paddedTokens() {
+            return graphBatches.stream().mapToLong(SlotBatches.GraphBatch::paddedTokens).sum();
+        }
+
+        @Override
+        public List<List<SlotBatches.Executed>> runWith(
+                List<InferenceThread.Shareable<List<SlotBatches.Executed>>> others) {
+            List<KeyBatch> all = new ArrayList<>(others.size() + 1);
+            all.add(this);
+            others.forEach(o -> all.add((KeyBatch) o));
+            List<SlotBatches.GraphBatch> together = new ArrayList<>();
+            all.forEach(k -> together.addAll(k.graphBatches()));
+            List<SlotBatches.Executed> executed = batches.executeTogether(together, slices);
+            List<List<SlotBatches.Executed>> byKey = new ArrayList<>(all.size());
+            int from = 0;
+            for (KeyBatch k : all) {
+                int to = from + k.graphBatches().size();
+                byKey.add(executed.subList(from, to));
+                from = to;
+            }
+            return byKey;
+        }
     }
 
     /**

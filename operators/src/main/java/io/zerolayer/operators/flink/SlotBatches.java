@@ -95,8 +95,16 @@ final class SlotBatches {
     /** A request of a batch, bound to its graph. */
     record Bound(RoutedRequest in, SlotGraphs.Warm warm, CompiledGraph.BatchInput input) {}
 
-    /** Requests of one graph that run together (one alone when strict), bound to it. */
-    record GraphBatch(CompiledGraph graph, List<Bound> bound) {}
+    /**
+     * Requests of one graph that run together, bound to it; {@code alone}: one request that runs by
+     * itself (strict, or a batch size of 1), never in a pass with others.
+     */
+    record GraphBatch(CompiledGraph graph, List<Bound> bound, boolean alone) {
+        /** Its estimated padded tokens: its plan's estimate per request, for each request. */
+        long paddedTokens() {
+            return Math.max(1, graph.plan().encoderTokensPerRequest()) * bound.size();
+        }
+    }
 
     /**
      * Binds a batch on the task thread: each request to its warm graph ({@code known} for a batch
@@ -154,7 +162,9 @@ final class SlotBatches {
             }
         }
         List<GraphBatch> groups = new ArrayList<>();
-        byGraph.forEach((group, bound) -> groups.add(new GraphBatch(group.graph(), bound)));
+        byGraph.forEach(
+                (group, bound) ->
+                        groups.add(new GraphBatch(group.graph(), bound, group.alone() != null)));
         return groups;
     }
 
@@ -173,6 +183,44 @@ final class SlotBatches {
                         batch.bound().stream().map(Bound::input).toList(),
                         batch.bound().stream().map(b -> b.in().request().getDeadline()).toList(),
                         boundary));
+    }
+
+    /**
+     * Runs batches on one pass per encoder group: those not alone whose graphs share an encoder
+     * session run together ({@link BatchRunner#runTogether}), the rest each by itself.
+     *
+     * @return how each ran, in order
+     */
+    List<Executed> executeTogether(List<GraphBatch> batches, SliceBoundary boundary) {
+        Executed[] executed = new Executed[batches.size()];
+        Map<CompiledGraph.EncoderGroup, List<Integer>> byGroup = new LinkedHashMap<>();
+        for (int i = 0; i < batches.size(); i++) {
+            GraphBatch b = batches.get(i);
+            if (b.alone()) {
+                executed[i] = execute(b, boundary);
+            } else {
+                byGroup.computeIfAbsent(b.graph().encoderGroup(), g -> new ArrayList<>()).add(i);
+            }
+        }
+        for (List<Integer> group : byGroup.values()) {
+            List<CompiledGraph.Part> parts = new ArrayList<>(group.size());
+            List<Instant> deadlines = new ArrayList<>();
+            for (int i : group) {
+                GraphBatch b = batches.get(i);
+                parts.add(
+                        new CompiledGraph.Part(
+                                b.graph(), b.bound().stream().map(Bound::input).toList()));
+                b.bound().forEach(r -> deadlines.add(r.in().request().getDeadline()));
+            }
+            List<BatchRunner.Outcome> outcomes = runner.runTogether(parts, deadlines, boundary);
+            for (int k = 0; k < group.size(); k++) {
+                executed[group.get(k)] = new Executed(batches.get(group.get(k)), outcomes.get(k));
+            }
+            if (group.size() > 1) {
+                metrics.passShared(parts.stream().map(p -> p.graph()).distinct().count());
+            }
+        }
+        return List.of(executed);
     }
 
     /** Answers a batch that ran: one reply per request, its cost records and the metrics. */

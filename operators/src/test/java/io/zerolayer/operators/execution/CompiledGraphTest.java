@@ -317,6 +317,78 @@ class CompiledGraphTest {
     }
 
     @Test
+    void graphsOfOneEncoderRunInOnePassEachAnsweredAsAloneAndBilledExactly() throws Exception {
+        ClassifiedPrompt answer =
+                CLASSIFIER.classify(
+                        "<task:answer><output_format:json><question>When must invoices be"
+                                + " paid?</question>"
+                                + CONTRACT);
+        ClassifiedPrompt classify =
+                CLASSIFIER.classify(
+                        "<task:classify><output_format:json><labels>payment, termination,"
+                                + " liability</labels>"
+                                + CONTRACT);
+        CompiledGraph answering = new CompiledGraph(compiler.compile(answer), encoders);
+        CompiledGraph classifying = new CompiledGraph(compiler.compile(classify), encoders);
+        assertThat(answering.plan().graphId()).isNotEqualTo(classifying.plan().graphId());
+        assertThat(answering.encoderGroup()).isEqualTo(classifying.encoderGroup());
+        List<List<CompiledGraph.BatchOutcome>> together =
+                CompiledGraph.executeTogether(
+                        List.of(
+                                new CompiledGraph.Part(
+                                        answering,
+                                        List.of(CompiledGraph.BatchInput.of(answer.parsed()))),
+                                new CompiledGraph.Part(
+                                        classifying,
+                                        List.of(CompiledGraph.BatchInput.of(classify.parsed())))),
+                        Long.MAX_VALUE,
+                        SliceBoundary.NONE);
+        CompiledGraph.BatchTotals pass = answering.lastBatch();
+        assertThat(classifying.lastBatch()).isEqualTo(pass);
+        GraphRun a = together.get(0).get(0).run();
+        GraphRun c = together.get(1).get(0).run();
+        NodeRun encodeA = node(a, "encode");
+        NodeRun encodeC = node(c, "encode");
+        // one pass: each request's encode record names the whole pass's sequences
+        assertThat(encodeA.items() + encodeC.items()).isEqualTo(pass.sequences());
+        assertThat(encodeA.batchItems()).isEqualTo(pass.sequences());
+        assertThat(encodeC.batchItems()).isEqualTo(pass.sequences());
+        assertThat(encodeA.durationNanos() + encodeC.durationNanos()).isEqualTo(pass.encodeNanos());
+        assertThat(node(a, "pool").durationNanos() + node(c, "pool").durationNanos())
+                .isEqualTo(pass.poolNanos());
+        // the pass is billed once and split: the two bills add up to it to the nano-dollar
+        io.zerolayer.operators.costs.PriceSheet.Money bill =
+                answering
+                        .prices()
+                        .bill(
+                                "cpu-generic",
+                                encodeA.model().endsWith("int8") ? "int8" : "fp32",
+                                encodeA.flops() + encodeC.flops(),
+                                encodeA.memoryBytes() + encodeC.memoryBytes(),
+                                null,
+                                pass.encodeNanos());
+        assertThat(encodeA.money().compute() + encodeC.money().compute())
+                .isEqualTo(bill.compute())
+                .isPositive();
+        assertThat(encodeA.money().memory() + encodeC.money().memory()).isEqualTo(bill.memory());
+        // each graph decoded its own request: the answers are those each gives alone
+        GraphRun aloneA = answering.execute(answer.parsed());
+        GraphRun aloneC = classifying.execute(classify.parsed());
+        assertThat(JSON.readTree(a.output()).get("passage"))
+                .isEqualTo(JSON.readTree(aloneA.output()).get("passage"));
+        assertThat(JSON.readTree(c.output()).get("label"))
+                .isEqualTo(JSON.readTree(aloneC.output()).get("label"));
+        assertThat(encodeA.items()).isEqualTo(node(aloneA, "encode").items());
+        assertThat(encodeC.tokens()).isEqualTo(node(aloneC, "encode").tokens());
+        assertThat(a.nodeRuns()).extracting(NodeRun::nodeId).contains("decode/answer");
+        assertThat(c.nodeRuns()).extracting(NodeRun::nodeId).contains("decode/classify");
+    }
+
+    private static NodeRun node(GraphRun run, String kind) {
+        return run.nodeRuns().stream().filter(r -> r.kind().equals(kind)).findFirst().orElseThrow();
+    }
+
+    @Test
     void aLongDocumentGivesTheSameAnswerWhenOtherBatchesRunBetweenItsSlices() {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 60; i++) {

@@ -161,4 +161,117 @@ class InferenceThreadTest {
             assertThat(t.between()).isZero();
         }
     }
+
+    /** A batch of a group that records which batches ran in its pass. */
+    private record Shared(String name, String group, long paddedTokens, List<List<String>> passes)
+            implements InferenceThread.Shareable<String> {
+        @Override
+        public String call() {
+            passes.add(List.of(name));
+            return name + " alone";
+        }
+
+        @Override
+        public List<String> runWith(List<InferenceThread.Shareable<String>> others) {
+            List<String> pass = new java.util.ArrayList<>(List.of(name));
+            others.forEach(o -> pass.add(((Shared) o).name()));
+            passes.add(pass);
+            return pass.stream().map(n -> n + " with " + (pass.size() - 1)).toList();
+        }
+    }
+
+    @Test
+    void waitingBatchesOfOneGroupJoinTheFirstOneDueWithinTheTokenBudget() throws Exception {
+        List<List<String>> passes = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (var t =
+                new InferenceThread<String, String>(
+                        "test-inference", InferenceThreadTest.class.getClassLoader(), 1_000)) {
+            t.submit(
+                    "busy",
+                    () -> {
+                        gate.await(10, TimeUnit.SECONDS);
+                        return "busy";
+                    });
+            t.submit("a", new Shared("a", "minilm", 400, passes), null, 100);
+            t.submit("other-model", new Shared("other-model", "bge", 10, passes), null, 150);
+            t.submit("b", new Shared("b", "minilm", 500, passes), null, 200);
+            t.submit("too-big", new Shared("too-big", "minilm", 200, passes), null, 300);
+            t.submit("alone", new Shared("alone", null, 10, passes), null, 400);
+            gate.countDown();
+            // a runs first (due first) and b joins it; too-big would pass the budget of 1 000
+            assertThat(t.take("b")).isEqualTo("b with 1");
+            assertThat(t.take("a")).isEqualTo("a with 1");
+            assertThat(t.take("other-model")).isEqualTo("other-model alone");
+            assertThat(t.take("too-big")).isEqualTo("too-big alone");
+            assertThat(t.take("alone")).isEqualTo("alone alone");
+            assertThat(passes)
+                    .containsExactly(
+                            List.of("a", "b"),
+                            List.of("other-model"),
+                            List.of("too-big"),
+                            List.of("alone"));
+            assertThat(t.joinedBatches()).isOne();
+        }
+    }
+
+    @Test
+    void withoutATokenBudgetEveryBatchRunsAloneAndAFailedPassFailsEachOfItsBatches()
+            throws Exception {
+        List<List<String>> passes = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (var t = thread()) {
+            t.submit(
+                    "busy",
+                    () -> {
+                        gate.await(10, TimeUnit.SECONDS);
+                        return "busy";
+                    });
+            t.submit("a", new Shared("a", "minilm", 1, passes), null, 100);
+            t.submit("b", new Shared("b", "minilm", 1, passes), null, 200);
+            gate.countDown();
+            assertThat(t.take("a")).isEqualTo("a alone");
+            assertThat(t.take("b")).isEqualTo("b alone");
+            assertThat(t.joinedBatches()).isZero();
+        }
+    }
+
+    @Test
+    void aPassThatThrowsFailsEachOfItsBatches() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        record Failing(String group) implements InferenceThread.Shareable<String> {
+            @Override
+            public String call() {
+                return "alone";
+            }
+
+            @Override
+            public long paddedTokens() {
+                return 1;
+            }
+
+            @Override
+            public List<String> runWith(List<InferenceThread.Shareable<String>> others)
+                    throws java.io.IOException {
+                throw new java.io.IOException("encoder gone");
+            }
+        }
+        try (var t =
+                new InferenceThread<String, String>(
+                        "test-inference", InferenceThreadTest.class.getClassLoader(), 100)) {
+            t.submit(
+                    "busy",
+                    () -> {
+                        gate.await(10, TimeUnit.SECONDS);
+                        return "busy";
+                    });
+            t.submit("a", new Failing("g"), null, 100);
+            t.submit("b", new Failing("g"), null, 200);
+            gate.countDown();
+            assertThatThrownBy(() -> t.take("a")).hasMessage("encoder gone");
+            assertThatThrownBy(() -> t.take("b")).hasMessage("encoder gone");
+            assertThat(t.take("busy")).isEqualTo("busy");
+            assertThat(t.idle()).isTrue();
+        }
+    }
 }

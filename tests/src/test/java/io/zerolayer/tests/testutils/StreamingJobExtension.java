@@ -79,13 +79,21 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
         return conf;
     }
 
-    /** Starts the job with {@link #conf()} as it is now. */
+    /** Starts the job with {@link #conf()} as it is now, on every slot. */
     public JobClient start() throws Exception {
+        return start(slots);
+    }
+
+    /**
+     * Starts the job with {@link #conf()} as it is now, each operator on {@code parallelism} slots
+     * (1: every graph runs in one executor slot).
+     */
+    public JobClient start(int parallelism) throws Exception {
         if (job != null) {
             throw new IllegalStateException("The job runs; cancel() it first");
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(slots);
+        env.setParallelism(parallelism);
         StreamingJob.define(env, conf);
         job = env.executeAsync(StreamingJob.JOB_NAME);
         return job;
