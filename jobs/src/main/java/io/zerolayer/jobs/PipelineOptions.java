@@ -386,6 +386,21 @@ public final class PipelineOptions {
                                     + " together, each graph decodes its own. 0: each graph's"
                                     + " batch runs by itself.");
 
+    public static final ConfigOption<Long> SPLIT_MIN_TOKENS =
+            ConfigOptions.key("zerolayer.split.min-tokens")
+                    .longType()
+                    .defaultValue(32_768L)
+                    .withDescription(
+                            "A request whose estimated encoder tokens (the compiler's estimate"
+                                    + " from its structure) reach this many is split into parts"
+                                    + " that run in several executor slots at once: one per half"
+                                    + " this many tokens, at most one per slot, each on a slot of"
+                                    + " its own. The text is cut at sentence ends; each part runs"
+                                    + " the request's graph, and its decoder combines the parts'"
+                                    + " results into the one reply. Strict (level 3) requests and"
+                                    + " those the SAFE graph serves run whole. 0: nothing is"
+                                    + " split.");
+
     public static final ConfigOption<Boolean> INFERENCE_THREAD =
             ConfigOptions.key("zerolayer.execution.inference-thread")
                     .booleanType()

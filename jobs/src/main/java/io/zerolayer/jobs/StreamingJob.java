@@ -29,6 +29,7 @@ import io.zerolayer.operators.flink.RequestAdmission;
 import io.zerolayer.operators.flink.RequestAuthenticator;
 import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.flink.SplitRequestJoin;
 import io.zerolayer.operators.kafka.KnownTopics;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.TenantRegistry;
@@ -179,7 +180,14 @@ public final class StreamingJob {
                         .name("warm graph executor");
 
         SingleOutputStreamOperator<ReplyRecord> encodedReplies =
-                replies.union(routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS))
+                replies.union(
+                                routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS),
+                                // a split request's parts, answered in several slots, made one
+                                replies.getSideOutput(GraphExecutorFunction.PART_REPLIES)
+                                        .keyBy(SplitRequestJoin.KEY)
+                                        .process(new SplitRequestJoin())
+                                        .uid("split-request-join")
+                                        .name("join split requests"))
                         .process(new EncodeReplies(PipelineOptions.replyTopics(conf)))
                         .uid("encode-replies")
                         .name("encode replies");
@@ -300,7 +308,11 @@ public final class StreamingJob {
      * gets their text and parses it again in open().
      */
     static DecodeAndClassifyFunction classifier(Configuration conf, int executorParallelism) {
-        DecodeAndClassifyFunction classifier = unauthenticatedClassifier(conf, executorParallelism);
+        DecodeAndClassifyFunction classifier =
+                unauthenticatedClassifier(conf, executorParallelism)
+                        .withSplitting(
+                                conf.get(PipelineOptions.SPLIT_MIN_TOKENS),
+                                PipelineOptions.execution(conf));
         String tenants = conf.get(PipelineOptions.TENANTS_FILE);
         if (tenants != null) {
             classifier.withTenants(tenants, null); // their quotas apply in either auth mode

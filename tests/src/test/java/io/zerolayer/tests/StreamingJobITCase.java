@@ -372,6 +372,142 @@ class StreamingJobITCase {
         }
 
         @Test
+        void aLongDocumentSplitOverEverySlotIsAnsweredAsWhenItRunsWhole() throws Exception {
+            conf.set(
+                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    org.apache.flink.configuration.MemorySize.ZERO);
+            String[] topics = {"freight rates", "harvest weather", "software release"};
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; text.length() < (1 << 20); i++) {
+                text.append("Entry ")
+                        .append(i)
+                        .append(i % 5 == 0 ? ": the harvest was late after rain. " : ": ")
+                        .append("The ")
+                        .append(topics[i % 3 == 0 ? 0 : 2])
+                        .append(" changed this week, says note ")
+                        .append(i)
+                        .append(". ");
+            }
+            // classify without its 100 000-character limit, as a user's own task would be
+            java.nio.file.Path tasks =
+                    java.nio.file.Files.createTempFile("zerolayer-tasks", ".yaml");
+            tasks.toFile().deleteOnExit();
+            java.nio.file.Files.writeString(
+                    tasks,
+                    io.zerolayer.operators.contracts.TaskContracts.builtIn()
+                                    .source()
+                                    .stripTrailing()
+                            + "\n  classify-large:\n    decoder: classify\n    requires: [labels]\n"
+                            + "    output-formats: [json, text]\n    max-chars: 2000000\n");
+            conf.set(PipelineOptions.CONTRACTS_FILE, tasks.toString());
+            String prompt =
+                    "<task:classify-large><output_format:json><labels>freight, weather,"
+                            + " software</labels><document format=\"text\">"
+                            + text
+                            + "</document>";
+            JOB.start();
+            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            KAFKA.send(requests, "split-1".getBytes(), REQUESTS.encode(request("split-1", prompt)));
+            AnalysisResponse split =
+                    RESPONSES.decode(
+                            KAFKA.read(
+                                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                            1,
+                                            REPLY_TIMEOUT,
+                                            Duration.ZERO)
+                                    .get(0)
+                                    .value());
+            assertThat(split.getStatus()).isEqualTo(ResponseStatus.OK);
+            // each slot ran a part: their cost records make up the reply's cost
+            List<KernelCostRecord> records =
+                    committed(
+                                    PipelineOptions.COSTS_TOPIC,
+                                    COSTS,
+                                    split.getCost().getKernels(),
+                                    Duration.ofMillis(500))
+                            .stream()
+                            .filter(c -> c.getRequestId().equals("split-1"))
+                            .toList();
+            assertThat(records).hasSize(split.getCost().getKernels());
+            assertThat(records)
+                    .extracting(KernelCostRecord::getNodeId)
+                    .contains("encode#part1/2", "encode#part2/2")
+                    .doesNotHaveDuplicates();
+            assertThat(records.stream().mapToLong(KernelCostRecord::getDurationNanos).sum())
+                    .isEqualTo(split.getCost().getKernelNanos());
+            assertThat(scrapeMetrics()).containsPattern("requests_split_total[^\\n]* 1");
+            JOB.cancel();
+
+            // the same document run whole, by a job that splits nothing
+            conf.set(PipelineOptions.SPLIT_MIN_TOKENS, 0L);
+            conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests-whole"));
+            conf.set(PipelineOptions.GROUP_ID, freshTopic("group-whole"));
+            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-whole"));
+            KAFKA.broker().createTopics(Map.of(conf.get(PipelineOptions.REQUESTS_TOPIC), 2));
+            JOB.start();
+            KAFKA.send(
+                    conf.get(PipelineOptions.REQUESTS_TOPIC),
+                    "whole-1".getBytes(),
+                    REQUESTS.encode(request("whole-1", prompt)));
+            AnalysisResponse whole =
+                    KAFKA
+                            .read(
+                                    conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                    2,
+                                    REPLY_TIMEOUT,
+                                    Duration.ZERO)
+                            .stream()
+                            .map(r -> RESPONSES.decode(r.value()))
+                            .filter(r -> r.getRequestId().equals("whole-1"))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(whole.getStatus()).isEqualTo(ResponseStatus.OK);
+            assertThat(whole.getGraphId()).isEqualTo(split.getGraphId());
+            JsonNode a = JSON.readTree(split.getOutput());
+            JsonNode b = JSON.readTree(whole.getOutput());
+            assertThat(a.get("label").asText()).isEqualTo(b.get("label").asText());
+            Map<String, Double> splitScores = new java.util.LinkedHashMap<>();
+            a.get("scores")
+                    .forEach(
+                            s ->
+                                    splitScores.put(
+                                            s.get("label").asText(),
+                                            s.get("similarity").asDouble()));
+            // the same ranking; the similarities differ by the windows at the cut and by int8's
+            // quantisation, whose range is each encoder run's own: the parts' runs are not the
+            // whole's
+            assertThat(splitScores.keySet())
+                    .containsExactlyElementsOf(
+                            java.util.stream.StreamSupport.stream(
+                                            b.get("scores").spliterator(), false)
+                                    .map(s -> s.get("label").asText())
+                                    .toList());
+            b.get("scores")
+                    .forEach(
+                            s ->
+                                    assertThat(splitScores.get(s.get("label").asText()))
+                                            .isCloseTo(
+                                                    s.get("similarity").asDouble(),
+                                                    org.assertj.core.data.Offset.offset(0.01)));
+            // each label's best-supported sentence: the best of the parts', as good as the whole's
+            assertThat(a.get("evidence")).hasSameSizeAs(b.get("evidence"));
+            for (int i = 0; i < b.get("evidence").size(); i++) {
+                JsonNode mine = a.get("evidence").get(i);
+                JsonNode theirs = b.get("evidence").get(i);
+                assertThat(mine.get("label")).isEqualTo(theirs.get("label"));
+                assertThat(mine.get("similarity").asDouble())
+                        .isCloseTo(
+                                theirs.get("similarity").asDouble(),
+                                org.assertj.core.data.Offset.offset(0.01));
+            }
+            // cut at sentence ends, the parts' windows are the whole's
+            assertThat(a.get("tokens").asLong())
+                    .isCloseTo(
+                            b.get("tokens").asLong(),
+                            org.assertj.core.data.Percentage.withPercentage(0.1));
+        }
+
+        @Test
         void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
                 throws Exception {
             JOB.start();

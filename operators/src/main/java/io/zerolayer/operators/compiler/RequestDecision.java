@@ -25,6 +25,8 @@ import java.util.List;
  *     the answer); empty otherwise
  * @param encodeMillisAlone the plan's estimate of its encode time alone on the classifier's slot
  *     hardware; 0 when unknown
+ * @param part which part of a split request this is ({@code content} is then that part's); null for
+ *     a whole request
  */
 public record RequestDecision(
         String graphId,
@@ -33,10 +35,57 @@ public record RequestDecision(
         CompilableStructure structure,
         DocumentContent content,
         List<PromptDiagnostic> warnings,
-        long encodeMillisAlone) {
+        long encodeMillisAlone,
+        Part part) {
 
     public RequestDecision {
         warnings = List.copyOf(warnings);
+    }
+
+    /** A whole request's decision. */
+    public RequestDecision(
+            String graphId,
+            String structureId,
+            String contractVersion,
+            CompilableStructure structure,
+            DocumentContent content,
+            List<PromptDiagnostic> warnings,
+            long encodeMillisAlone) {
+        this(
+                graphId,
+                structureId,
+                contractVersion,
+                structure,
+                content,
+                warnings,
+                encodeMillisAlone,
+                null);
+    }
+
+    /**
+     * Part {@code index} of a request split into {@code count} parts, which run on the request's
+     * graph in several slots and whose results its decoder combines.
+     */
+    public record Part(int index, int count) {
+        public Part {
+            if (count < 2 || index < 0 || index >= count) {
+                throw new IllegalArgumentException(
+                        "Part " + index + " of " + count + ": a split has 2 or more parts");
+            }
+        }
+    }
+
+    /** Part {@code part} of this decision's request, reading {@code partContent}. */
+    public RequestDecision asPart(Part part, DocumentContent partContent, long encodeMillis) {
+        return new RequestDecision(
+                graphId,
+                structureId,
+                contractVersion,
+                structure,
+                partContent,
+                warnings,
+                encodeMillis,
+                part);
     }
 
     /**
@@ -82,7 +131,14 @@ public record RequestDecision(
     /** This decision with the plan's estimate of its encode time alone, in milliseconds. */
     public RequestDecision withEstimate(long encodeMillis) {
         return new RequestDecision(
-                graphId, structureId, contractVersion, structure, content, warnings, encodeMillis);
+                graphId,
+                structureId,
+                contractVersion,
+                structure,
+                content,
+                warnings,
+                encodeMillis,
+                part);
     }
 
     /** Whether the SAFE graph serves it: its structure is abnormal and its tenant degrades. */

@@ -105,21 +105,34 @@ public final class CompiledGraph {
 
     /**
      * How a request runs: whether optional nodes are pruned (memory pressure), which compliance
-     * nodes are on (all of them in strict compliance mode), and in which scope it shares encoded
+     * nodes are on (all of them in strict compliance mode), in which scope it shares encoded
      * sequences ({@link EmbeddingCache.Settings#scopeOf}: its tenant, {@code ""} for every tenant;
-     * null: it neither reads nor fills the cache).
+     * null: it neither reads nor fills the cache), and whether it is a part of a split request,
+     * decoded to JSON whatever the plan's output format, for its parts' results to be combined.
      */
     public record RunMode(
-            boolean pruneOptional, java.util.Set<String> compliance, String cacheScope) {
+            boolean pruneOptional,
+            java.util.Set<String> compliance,
+            String cacheScope,
+            boolean part) {
         public static final RunMode STANDARD = new RunMode(false, java.util.Set.of());
 
         public RunMode {
             compliance = java.util.Set.copyOf(compliance);
         }
 
+        public RunMode(boolean pruneOptional, java.util.Set<String> compliance, String cacheScope) {
+            this(pruneOptional, compliance, cacheScope, false);
+        }
+
         /** A mode that does not use the embedding cache. */
         public RunMode(boolean pruneOptional, java.util.Set<String> compliance) {
             this(pruneOptional, compliance, null);
+        }
+
+        /** This mode for a part of a split request. */
+        public RunMode asPart() {
+            return new RunMode(pruneOptional, compliance, cacheScope, true);
         }
     }
 
@@ -533,6 +546,7 @@ public final class CompiledGraph {
 
     /** decode/&lt;task&gt; for one request. */
     private GraphRun decode(PreparedRequest p) {
+        String outputFormat = p.input.mode().part() ? "json" : plan.outputFormat();
         NodeTimer timer = new NodeTimer();
         int chunks = p.chunks.size();
         float[][] chunkVectors = java.util.Arrays.copyOfRange(p.vectors, 0, chunks);
@@ -547,7 +561,7 @@ public final class CompiledGraph {
                                 queryVectors,
                                 encoder.model().id(),
                                 gram),
-                        plan.outputFormat());
+                        outputFormat);
         p.runs.add(
                 timer.run(decodeNode.nodeId(), "decode", null, chunks, null, result.flops(), null));
         TaskInput taskInput =
@@ -562,7 +576,7 @@ public final class CompiledGraph {
                 postNodes.run(
                         taskInput,
                         result.output(),
-                        plan.outputFormat(),
+                        outputFormat,
                         p.input.mode(),
                         new io.zerolayer.operators.tasks.PostDecodeNode.Context(
                                 plan.graphId(), p.input.source(), encoder.checksum()),

@@ -93,4 +93,23 @@ public record NodeRun(
                 batchItems,
                 bill);
     }
+
+    /** This run under another node id (a part of a split request's, so its records stay apart). */
+    public NodeRun withNodeId(String id) {
+        return new NodeRun(
+                id,
+                kind,
+                model,
+                startedAtMillis,
+                durationNanos,
+                items,
+                tokens,
+                flops,
+                memoryReadBytes,
+                memoryWriteBytes,
+                pcieHostToDeviceBytes,
+                pcieDeviceToHostBytes,
+                batchItems,
+                money);
+    }
 }

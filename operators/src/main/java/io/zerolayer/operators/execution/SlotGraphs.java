@@ -216,7 +216,12 @@ public final class SlotGraphs implements AutoCloseable {
                 "Request decided under contracts {}, decided again under {}",
                 decision.contractVersion(),
                 contracts.version());
-        return RequestDecision.of(classified, compiler).withEstimate(decision.encodeMillisAlone());
+        RequestDecision again =
+                RequestDecision.of(classified, compiler).withEstimate(decision.encodeMillisAlone());
+        // a part keeps reading its own share of the text
+        return decision.part() == null
+                ? again
+                : again.asPart(decision.part(), decision.content(), decision.encodeMillisAlone());
     }
 
     /**

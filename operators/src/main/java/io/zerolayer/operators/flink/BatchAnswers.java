@@ -133,9 +133,12 @@ final class BatchAnswers {
         reply(in, replies.failed(in, graphId, e), out);
     }
 
-    /** Sends a request's reply and counts it. */
+    /** Sends a request's reply and counts it (a whole request's). */
     void reply(RoutedRequest in, Reply reply, Out out) {
         out.reply(in, reply);
-        metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis());
+        if (in.decision().part() == null) {
+            // a part is not a response: its request's one reply is counted where it is joined
+            metrics.replied(reply.response, System.currentTimeMillis() - in.receivedAtMillis());
+        }
     }
 }

@@ -7,6 +7,8 @@ import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.ContentParts;
+import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
@@ -15,6 +17,7 @@ import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -143,6 +146,31 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
+    /** Estimated encoder tokens from which a request is split over the slots; 0: never. */
+    private long splitMinTokens;
+
+    /** Whose requests are strict (level 3), so run whole and alone; null: nobody's. */
+    private ExecutionSettings compliance;
+
+    private transient Counter split;
+
+    /**
+     * Splits a request whose estimated encoder tokens reach {@code minTokens} into one part per
+     * executor slot (at most one per {@code minTokens / 2} tokens), each on a slot of its own, so
+     * one long document is encoded by every slot at once; its parts' results are combined by {@link
+     * SplitRequestJoin}. A strict request ({@code compliance}: level 3) is never split, nor one
+     * served by the SAFE graph. 0: nothing is split.
+     */
+    public DecodeAndClassifyFunction withSplitting(long minTokens, ExecutionSettings compliance) {
+        if (minTokens < 0) {
+            throw new IllegalArgumentException(
+                    "zerolayer.split.min-tokens must be 0 (off) or positive, got " + minTokens);
+        }
+        this.splitMinTokens = minTokens;
+        this.compliance = java.util.Objects.requireNonNull(compliance, "compliance");
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
         codec = SingleObjectCodec.of(AnalysisRequest.class);
@@ -164,6 +192,7 @@ public class DecodeAndClassifyFunction
         deadLetters = metrics.counter("requests_dead_lettered_total");
         rejected = metrics.counter("requests_rejected_total");
         safeMode = metrics.counter("requests_safe_mode_total");
+        split = metrics.counter("requests_split_total");
         rejectedCodes = new HashMap<>();
         if (tenants != null) {
             tenants.open();
@@ -337,6 +366,12 @@ public class DecodeAndClassifyFunction
             return;
         }
         decision = decision.withEstimate(estimate.encodeMillisAlone());
+        int parts = parts(request, decision, estimate);
+        if (parts > 1
+                && routeParts(request, route, decision, parts, classifyMicros, receivedAt, out)) {
+            split.inc();
+            return;
+        }
         String shardKey =
                 sharder.shardKey(
                         decision.graphId(),
@@ -350,6 +385,72 @@ public class DecodeAndClassifyFunction
         if (decision.safeMode()) {
             safeMode.inc();
         }
+    }
+
+    /**
+     * Into how many parts a request is split: one per {@code splitMinTokens / 2} of its estimated
+     * encoder tokens, at most one per executor slot; 1 when it is not split.
+     */
+    private int parts(
+            AnalysisRequest request,
+            RequestDecision decision,
+            GraphCompiler.RequestEstimate estimate) {
+        if (splitMinTokens == 0
+                || decision.safeMode()
+                || estimate.encoderTokens() < splitMinTokens
+                || sharder.slots() < 2) {
+            return 1;
+        }
+        io.zerolayer.operators.execution.ComplianceMode level =
+                compliance.complianceOf(
+                        request.getTenantId(),
+                        request.getAttributes(),
+                        tenants == null
+                                ? null
+                                : tenants.current().compliance(request.getTenantId()));
+        if (level == io.zerolayer.operators.execution.ComplianceMode.STRICT) {
+            return 1; // strict requests run whole and alone, one audit entry each
+        }
+        long perPart = Math.max(1, splitMinTokens / 2);
+        return (int) Math.min(sharder.slots(), (estimate.encoderTokens() + perPart - 1) / perPart);
+    }
+
+    /**
+     * Routes a request's parts, each reading its share of the content, each on a slot of its own;
+     * whether it was split (a request whose text does not fill two parts is not).
+     */
+    private boolean routeParts(
+            AnalysisRequest request,
+            ReplyRoute route,
+            RequestDecision decision,
+            int parts,
+            long classifyMicros,
+            long receivedAt,
+            Collector<RoutedRequest> out) {
+        List<DocumentContent> contents = ContentParts.split(decision.content(), parts);
+        if (contents.size() < 2) {
+            return false;
+        }
+        long total = Math.max(1, ContentParts.chars(decision.content()));
+        double[] encodeMillis = new double[contents.size()];
+        for (int i = 0; i < contents.size(); i++) {
+            encodeMillis[i] =
+                    (double) decision.encodeMillisAlone()
+                            * ContentParts.chars(contents.get(i))
+                            / total;
+        }
+        String[] keys = sharder.partKeys(decision.graphId(), encodeMillis, receivedAt);
+        for (int i = 0; i < contents.size(); i++) {
+            RequestDecision part =
+                    decision.asPart(
+                            new RequestDecision.Part(i, contents.size()),
+                            contents.get(i),
+                            Math.round(encodeMillis[i]));
+            out.collect(
+                    RoutedRequest.routed(
+                            request, route, part, keys[i], classifyMicros, receivedAt));
+        }
+        return true;
     }
 
     /**

@@ -57,6 +57,12 @@ public class GraphExecutorFunction
             new OutputTag<>("graph-descriptors") {};
 
     /**
+     * The replies of the parts of split requests ({@link Reply#part}), for {@link SplitRequestJoin}
+     * to combine into the request's one reply.
+     */
+    public static final OutputTag<Reply> PART_REPLIES = new OutputTag<>("part-replies") {};
+
+    /**
      * The unlinked audit-chain entry of each level-3 request answered here (OK or FAILED; a quota
      * refusal ran nothing and has none), for {@link AuditChainFunction}.
      */
@@ -328,10 +334,13 @@ public class GraphExecutorFunction
         PromptDiagnostic refused = shares.admit(in, System.currentTimeMillis());
         if (refused != null) {
             metrics.overQuota(in.request().getTenantId());
-            out.collect(
+            emit(
+                    in,
                     new Reply(
                             Responses.rejected(in.request(), List.of(refused), in.classifyMicros()),
-                            in.route()));
+                            in.route()),
+                    ctx,
+                    out);
             return;
         }
         if (batches.pastDeadline(in, out(ctx, out))) {
@@ -623,7 +632,7 @@ public class GraphExecutorFunction
         return BatchAnswers.Out.of(
                 (in, reply) -> {
                     shares.answered(reply.response.getTenantId());
-                    out.collect(reply);
+                    emit(in, reply, ctx, out);
                     if (policy.strict(in.request())) {
                         ctx.output(
                                 AUDIT_ENTRIES,
@@ -633,6 +642,38 @@ public class GraphExecutorFunction
                 },
                 cost -> ctx.output(COST_RECORDS, cost),
                 descriptor -> ctx.output(GRAPH_DESCRIPTORS, descriptor));
+    }
+
+    /**
+     * Sends a reply: a whole request's to the requester, a part's to {@link #PART_REPLIES}, marked
+     * with its part.
+     */
+    private static void emit(
+            RoutedRequest in, Reply reply, ReadOnlyContext ctx, Collector<Reply> out) {
+        io.zerolayer.operators.compiler.RequestDecision.Part part = in.decision().part();
+        if (part == null) {
+            out.collect(reply);
+            return;
+        }
+        reply.part =
+                new Reply.Part(
+                        part.index(),
+                        part.count(),
+                        in.decision().structure().decoder(),
+                        sentences(in.decision().content().taskAttributes().get("sentences")));
+        ctx.output(PART_REPLIES, reply);
+    }
+
+    /** A summary's {@code sentences} attribute; 0 (the decoder's default) when absent or bad. */
+    static int sentences(String attribute) {
+        if (attribute == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(attribute.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */

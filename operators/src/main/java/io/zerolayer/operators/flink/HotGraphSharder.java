@@ -154,6 +154,37 @@ public final class HotGraphSharder implements Serializable {
         return t.keys[pick];
     }
 
+    /**
+     * The keys of the parts of one request of {@code graphId} split to run in several slots: each
+     * part on a slot of its own (while there are slots), the least loaded lately first, each
+     * recorded with its estimated encode time. The request counts once in its graph's rate.
+     *
+     * @param encodeMillis each part's estimated encode time alone
+     */
+    public String[] partKeys(String graphId, double[] encodeMillis, long nowMillis) {
+        GraphTraffic t = traffic.computeIfAbsent(graphId, id -> new GraphTraffic(id, nowMillis));
+        t.record(java.util.Arrays.stream(encodeMillis).sum(), nowMillis);
+        decayLoad(nowMillis);
+        String[] keys = new String[encodeMillis.length];
+        boolean[] taken = new boolean[executorParallelism];
+        for (int part = 0; part < keys.length; part++) {
+            if (part % executorParallelism == 0) {
+                java.util.Arrays.fill(taken, false);
+            }
+            int pick = -1;
+            for (int shard = 0; shard < executorParallelism; shard++) {
+                if (!taken[shard]
+                        && (pick < 0 || slotLoad[t.slots[shard]] < slotLoad[t.slots[pick]])) {
+                    pick = shard;
+                }
+            }
+            taken[pick] = true;
+            slotLoad[t.slots[pick]] += Math.max(1, encodeMillis[part]);
+            keys[part] = t.keys[pick];
+        }
+        return keys;
+    }
+
     private void decayLoad(long nowMillis) {
         if (nowMillis > loadAt) {
             double keep = Math.exp(-(nowMillis - loadAt) / LOAD_DECAY_MILLIS);
@@ -162,6 +193,11 @@ public final class HotGraphSharder implements Serializable {
             }
             loadAt = nowMillis;
         }
+    }
+
+    /** Slots of the executor operator. */
+    public int slots() {
+        return executorParallelism;
     }
 
     /** Current shard count of a graph (for metrics and tests). */

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.CostRecords;
@@ -118,17 +119,24 @@ final class ReplyAssembler {
                                         run.nanoUsd()))
                         .build();
         List<KernelCostRecord> costs = new ArrayList<>(run.nodeRuns().size());
+        RequestDecision.Part part = in.decision().part();
         for (NodeRun node : run.nodeRuns()) {
             costs.add(
                     CostRecords.of(
                             request,
                             graph.plan().graphId(),
-                            node,
+                            // a split request's parts ran the same nodes: each record its own id
+                            part == null ? node : node.withNodeId(partNodeId(node.nodeId(), part)),
                             fallbackNote != null ? "cpu" : graph.device(),
                             hardwareProfile,
                             graph.prices().version()));
         }
         return new Answer(new Reply(response, in.route()), costs, pruned);
+    }
+
+    /** The node id of a part's node: {@code encode#part2/4}. */
+    static String partNodeId(String nodeId, RequestDecision.Part part) {
+        return nodeId + "#part" + (part.index() + 1) + "/" + part.count();
     }
 
     /** A request that failed: never dropped, answered FAILED with the reason. */

@@ -41,7 +41,10 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
     static final int STRUCTURE_KEYED_LAYOUT = 3;
 
     /** Layout 4: the decision carries its plan's graph id and its structure's id. */
-    static final int LAYOUT = 4;
+    static final int PLAN_KEYED_LAYOUT = 4;
+
+    /** Layout 5: and, for a part of a split request, which part it is. */
+    static final int LAYOUT = 5;
 
     /** The layout this serializer reads; it always writes {@link #LAYOUT}. */
     private final int readLayout;
@@ -203,6 +206,11 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                 StringValue.writeString(a.getValue(), out);
             }
         }
+        out.writeBoolean(d.part() != null);
+        if (d.part() != null) {
+            out.writeInt(d.part().index());
+            out.writeInt(d.part().count());
+        }
     }
 
     private static void writeStrings(List<String> strings, DataOutputView out) throws IOException {
@@ -316,8 +324,19 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
             }
             content = new DocumentContent(scopes, question, labels, fields, attributes);
         }
+        RequestDecision.Part part = null;
+        if (readLayout >= LAYOUT && in.readBoolean()) {
+            part = new RequestDecision.Part(in.readInt(), in.readInt());
+        }
         return new RequestDecision(
-                graphId, structureId, contractVersion, structure, content, warnings, encodeMillis);
+                graphId,
+                structureId,
+                contractVersion,
+                structure,
+                content,
+                warnings,
+                encodeMillis,
+                part);
     }
 
     private static List<String> readStrings(DataInputView in) throws IOException {
@@ -356,8 +375,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     /**
      * The serializer's snapshot: the layout state was written in ({@link #LAYOUT} now). State of
-     * the older {@link #STRUCTURE_KEYED_LAYOUT} is read by a serializer of that layout and
-     * migrated; any other is incompatible.
+     * the older {@link #STRUCTURE_KEYED_LAYOUT} and {@link #PLAN_KEYED_LAYOUT} is read by a
+     * serializer of that layout and migrated; any other is incompatible.
      */
     public static final class Snapshot implements TypeSerializerSnapshot<RoutedRequest> {
         private int layout = LAYOUT;
@@ -375,13 +394,17 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         @Override
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
                 throws IOException {
-            if (readVersion != LAYOUT && readVersion != STRUCTURE_KEYED_LAYOUT) {
+            if (readVersion != LAYOUT
+                    && readVersion != PLAN_KEYED_LAYOUT
+                    && readVersion != STRUCTURE_KEYED_LAYOUT) {
                 throw new IOException(
                         "Queued requests were written in layout "
                                 + readVersion
-                                + ", which this version reads neither as "
+                                + ", which this version reads as none of "
                                 + LAYOUT
-                                + " nor as "
+                                + ", "
+                                + PLAN_KEYED_LAYOUT
+                                + " and "
                                 + STRUCTURE_KEYED_LAYOUT
                                 + ": start the job without this savepoint");
             }

@@ -146,11 +146,12 @@ final class SlotBatches {
                                     DocumentContent.plainText(text),
                                     policy.modeOf(in.request(), prune));
                 } else {
+                    CompiledGraph.RunMode mode = policy.modeOf(in.request(), prune);
                     input =
                             new CompiledGraph.BatchInput(
                                     in.request().getPrompt(),
                                     warm.content(),
-                                    policy.modeOf(in.request(), prune));
+                                    in.decision().part() != null ? mode.asPart() : mode);
                 }
                 boolean alone = policy.runsAlone(in.request());
                 byGraph.computeIfAbsent(

@@ -53,4 +53,36 @@ final class LabelEvidence implements PostDecodeNode {
                 Map.of(),
                 DocumentTask.similarityFlops(labels.size(), in.chunkVectors().length));
     }
+
+    /**
+     * The evidence of a split classification: for each label of {@code combined}'s scores, in their
+     * order, the sentence of highest similarity among its parts' evidence, which is the whole
+     * document's. Nothing when no part has evidence (a text result, or the node pruned).
+     */
+    static void combineParts(List<JsonNode> parts, ObjectNode combined) {
+        Map<String, JsonNode> best = new java.util.HashMap<>();
+        boolean any = false;
+        for (JsonNode part : parts) {
+            for (JsonNode e : part.path("evidence")) {
+                any = true;
+                best.merge(
+                        e.path("label").asText(),
+                        e,
+                        (a, b) ->
+                                b.path("similarity").asDouble() > a.path("similarity").asDouble()
+                                        ? b
+                                        : a);
+            }
+        }
+        if (!any) {
+            return;
+        }
+        ArrayNode evidence = combined.putArray("evidence");
+        for (JsonNode scored : combined.path("scores")) {
+            JsonNode e = best.get(scored.path("label").asText());
+            if (e != null) {
+                evidence.add(e);
+            }
+        }
+    }
 }

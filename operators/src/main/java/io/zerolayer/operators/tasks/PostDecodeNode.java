@@ -16,6 +16,17 @@ public interface PostDecodeNode {
     /** What the node may need besides the task's input. */
     record Context(String graphId, String source, String modelChecksum) {}
 
+    /**
+     * Adds to {@code combined} (a split request's result, from its decoder's {@link
+     * DocumentTask#combineParts}) what the post-decode nodes added to its parts' JSON results: a
+     * classification's {@code evidence}, each label's best-supported sentence of any part.
+     */
+    static void combineParts(
+            java.util.List<com.fasterxml.jackson.databind.JsonNode> parts,
+            com.fasterxml.jackson.databind.node.ObjectNode combined) {
+        LabelEvidence.combineParts(parts, combined);
+    }
+
     /** The node implementing a plan node kind. */
     static PostDecodeNode forKind(String kind) {
         return switch (kind) {

@@ -142,4 +142,26 @@ class HotGraphSharderTest {
         }
         assertThat(perSlot).hasSize(2).containsValues(5, 5);
     }
+
+    @Test
+    void theRequestPartsOfASplitRequestEachTakeASlotOfTheirOwnLeastLoadedFirst() {
+        HotGraphSharder s = new HotGraphSharder(4, 128, 25, 0.5);
+        s.open(1);
+        // another graph keeps one slot busy: the parts go to the other three first
+        String busy = s.shardKey("tickets", 5_000, false, 1_000);
+        String[] keys = s.partKeys("paper", new double[] {300, 300, 300}, 1_000);
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (String key : keys) {
+            assertThat(key).startsWith("paper#");
+            slots.add(s.slotOf(key));
+        }
+        assertThat(slots).hasSize(3).doesNotContain(s.slotOf(busy));
+        // more parts than slots: each round of parts takes each slot once
+        String[] many = s.partKeys("paper", new double[] {10, 10, 10, 10, 10, 10, 10, 10}, 2_000);
+        java.util.Map<Integer, Integer> perSlot = new java.util.HashMap<>();
+        for (String key : many) {
+            perSlot.merge(s.slotOf(key), 1, Integer::sum);
+        }
+        assertThat(perSlot).hasSize(4).allSatisfy((slot, n) -> assertThat(n).isEqualTo(2));
+    }
 }

@@ -175,12 +175,48 @@ class RoutedRequestSerializerTest {
         DataOutputSerializer id = new DataOutputSerializer(80);
         org.apache.flink.types.StringValue.writeString(now.structureId(), id);
         byte[] once = id.getCopyOfBuffer();
-        byte[] layout3 = dropFirst(written, once);
+        // … and, as in layout 4, no part marker at its end
+        byte[] layout3 = dropLast(dropFirst(written, once));
         RoutedRequest back = read(restored.restoreSerializer(), layout3);
         assertThat(back.decision())
                 .as("the structure id routes it, as it did")
                 .isEqualTo(structureKeyed);
         assertThat(back.request().getPrompt()).isEqualTo(PAPER);
+    }
+
+    @Test
+    void aPartOfASplitRequestKeepsItsPartAndStateOfThePlanKeyedLayoutIsMigrated() throws Exception {
+        RequestDecision whole =
+                RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING);
+        RequestDecision part = whole.asPart(new RequestDecision.Part(1, 3), whole.content(), 7);
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        assertThat(read(serializer, write(serializer, routed(PAPER, part))).decision())
+                .isEqualTo(part);
+
+        DataOutputSerializer old = new DataOutputSerializer(64);
+        old.writeUTF(RoutedRequestSerializer.Snapshot.class.getName());
+        old.writeInt(RoutedRequestSerializer.PLAN_KEYED_LAYOUT);
+        TypeSerializerSnapshot<RoutedRequest> restored =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(old.getCopyOfBuffer()),
+                        getClass().getClassLoader());
+        assertThat(
+                        serializer
+                                .snapshotConfiguration()
+                                .resolveSchemaCompatibility(restored)
+                                .isCompatibleAfterMigration())
+                .isTrue();
+        // a layout-4 record is a whole request's, without the part marker
+        byte[] layout4 = dropLast(write(serializer, routed(PAPER, whole)));
+        DataInputDeserializer in = new DataInputDeserializer(layout4);
+        assertThat(restored.restoreSerializer().deserialize(in).decision()).isEqualTo(whole);
+        assertThat(in.available()).isZero();
+    }
+
+    /** {@code bytes} without its last byte (a whole request's part marker: false). */
+    private static byte[] dropLast(byte[] bytes) {
+        assertThat(bytes[bytes.length - 1]).isZero();
+        return java.util.Arrays.copyOf(bytes, bytes.length - 1);
     }
 
     /** {@code bytes} without the first occurrence of {@code part}. */
