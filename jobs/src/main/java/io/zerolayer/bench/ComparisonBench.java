@@ -192,6 +192,31 @@ public final class ComparisonBench {
                                             base.isEmpty() ? ownMax.get(system) : base)));
                 }
             }
+            String unique = Workload.UNIQUE.id();
+            if (o.systems().contains(ZEROLAYER) && all.contains(unique)) {
+                // nothing of unique repeats: the embedding cache's lookups must not slow it down
+                Map<String, String> cacheOff = new LinkedHashMap<>(flinkConf);
+                cacheOff.put("zerolayer.embedding-cache.size", "0b");
+                report.set(
+                        "uniqueWithoutCache",
+                        runWorker(
+                                o,
+                                work,
+                                plan(
+                                        o,
+                                        ZEROLAYER,
+                                        p,
+                                        List.of(unique),
+                                        List.of(),
+                                        List.of(),
+                                        withDelivery(cacheOff, deliveries.get(0)),
+                                        contracts,
+                                        taskModels,
+                                        List.of(),
+                                        0,
+                                        ceiling,
+                                        Map.of())));
+            }
             if (o.scaling() && p > 1) {
                 for (String system : o.systems()) {
                     systems.add(
