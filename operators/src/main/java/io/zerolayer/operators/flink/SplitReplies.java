@@ -92,7 +92,9 @@ final class SplitReplies {
                 status = r.getStatus(); // OK < REJECTED < FAILED
                 worst = r;
             }
-            if (r.getFidelity() != null && (fidelity == null || worse(r.getFidelity(), fidelity))) {
+            // the schema's fidelities, like its statuses, run from best to worst
+            if (r.getFidelity() != null
+                    && (fidelity == null || r.getFidelity().ordinal() > fidelity.ordinal())) {
                 fidelity = r.getFidelity();
             }
             diagnostics.addAll(r.getDiagnostics());
@@ -169,17 +171,5 @@ final class SplitReplies {
         } catch (java.io.IOException e) {
             throw new IllegalStateException("A part's result is not JSON: " + e.getMessage(), e);
         }
-    }
-
-    private static boolean worse(Fidelity a, Fidelity b) {
-        return rank(a) > rank(b);
-    }
-
-    private static int rank(Fidelity f) {
-        return switch (f) {
-            case FULL -> 0;
-            case REDUCED -> 1;
-            case SAFE_MODE -> 2;
-        };
     }
 }
