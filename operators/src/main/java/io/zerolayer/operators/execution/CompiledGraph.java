@@ -1,9 +1,7 @@
 package io.zerolayer.operators.execution;
 
 import io.zerolayer.gpu.EncoderModel;
-import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
-import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.operators.compiler.EncoderRuns;
 import io.zerolayer.operators.compiler.ExecutionPlan;
 import io.zerolayer.operators.compiler.PlanNode;
@@ -316,214 +314,29 @@ public final class CompiledGraph {
      */
     public static List<List<BatchOutcome>> executeTogether(
             List<Part> parts, long deadlineNanos, SliceBoundary boundary) {
-        CompiledGraph lead = parts.get(0).graph();
-        for (Part part : parts) {
-            CompiledGraph g = part.graph();
-            if (!g.encoderGroup().equals(lead.encoderGroup())) {
-                throw new IllegalArgumentException(
-                        "Graphs "
-                                + lead.plan.graphId()
-                                + " and "
-                                + g.plan.graphId()
-                                + " do not share an encoder session, cache and prices");
-            }
-        }
-        BatchOutcome[][] outcomes = new BatchOutcome[parts.size()][];
-        List<PreparedRequest> prepared = new ArrayList<>();
-        List<CompiledGraph> owners = new ArrayList<>();
-        List<Integer> partOf = new ArrayList<>();
-        long maxRunTokens = Long.MAX_VALUE;
-        for (int j = 0; j < parts.size(); j++) {
-            CompiledGraph g = parts.get(j).graph();
-            List<BatchInput> inputs = parts.get(j).inputs();
-            outcomes[j] = new BatchOutcome[inputs.size()];
-            maxRunTokens =
-                    Math.min(maxRunTokens, g.plan.paddedTokensWithin(boundary.sliceMicros()));
-            for (int i = 0; i < inputs.size(); i++) {
-                try {
-                    prepared.add(
-                            PreparedRequest.prepare(
-                                    i, inputs.get(i), g.chunker, g.encoder, g.task));
-                    owners.add(g);
-                    partOf.add(j);
-                } catch (RuntimeException e) {
-                    // whatever one request's content does to tokenizing or chunking, it fails
-                    // alone
-                    outcomes[j][i] = new BatchOutcome(null, e);
-                }
-            }
-        }
-        if (!prepared.isEmpty()) {
-            BatchTotals totals =
-                    lead.encodeAndPool(prepared, owners, deadlineNanos, boundary, maxRunTokens);
-            parts.forEach(part -> part.graph().lastBatch = totals);
-            for (int k = 0; k < prepared.size(); k++) {
-                PreparedRequest p = prepared.get(k);
-                try {
-                    outcomes[partOf.get(k)][p.index] =
-                            new BatchOutcome(owners.get(k).decode(p), null);
-                } catch (RuntimeException e) {
-                    outcomes[partOf.get(k)][p.index] = new BatchOutcome(null, e);
-                }
-            }
-        }
-        List<List<BatchOutcome>> all = new ArrayList<>(parts.size());
-        for (BatchOutcome[] part : outcomes) {
-            all.add(List.of(part));
-        }
-        return all;
+        return EncoderPass.run(parts, deadlineNanos, boundary);
     }
 
-    /**
-     * encode and pool over the whole pass, shortest sequences first, in the runs {@link
-     * EncoderRuns} cuts, at most {@code maxRunTokens} padded tokens each; {@code owners} is each
-     * request's graph.
-     */
-    private BatchTotals encodeAndPool(
-            List<PreparedRequest> prepared,
-            List<CompiledGraph> owners,
-            long deadlineNanos,
-            SliceBoundary boundary,
-            long maxRunTokens) {
-        // a sequence cached or already in this batch is not encoded again
-        BatchSequences batchSequences = new BatchSequences(prepared, embeddings, encoder);
-        List<BatchSequences.Ref> refs = batchSequences.toEncode();
-        long startedAt = System.currentTimeMillis();
-        long encodeNanos = 0;
-        long poolNanos = 0;
-        long batchTokens = 0;
-        int sequences = 0;
-        for (List<BatchSequences.Ref> slice :
-                EncoderRuns.split(refs, BatchSequences.Ref::length, maxRunTokens)) {
-            // before each run, the first too: tokenizing and chunking a long document is a slice
-            long paused = boundary.between();
-            if (deadlineNanos != Long.MAX_VALUE) {
-                deadlineNanos += paused;
-            }
-            List<long[]> ids = new ArrayList<>(slice.size());
-            slice.forEach(r -> ids.add(r.ids()));
-            long start = System.nanoTime();
-            TokenBatch batch = encoder.batch(ids);
-            long timeout = 0;
-            if (deadlineNanos != Long.MAX_VALUE) {
-                timeout = deadlineNanos - System.nanoTime();
-                if (timeout <= 0) {
-                    throw new io.zerolayer.gpu.EncoderException(
-                            "The batch's time ran out before its encoder run", null, true);
-                }
-            }
-            float[] hidden = encoder.encode(batch, timeout);
-            long encoded = System.nanoTime();
-            float[][] vectors = Pooling.pool(batch, hidden);
-            poolNanos += System.nanoTime() - encoded;
-            encodeNanos += encoded - start;
-            long perSequenceFlops = EncoderModel.forwardFlops(1, batch.seqLen());
-            long perSequenceIn = batch.inputBytes() / batch.batchSize();
-            long perSequenceOut = (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
-            for (int k = 0; k < slice.size(); k++) {
-                BatchSequences.Ref r = slice.get(k);
-                int real = BatchSequences.realTokens(r.length());
-                r.owner().vectors[r.position()] = vectors[k];
-                r.owner().encodeTokens += real;
-                r.owner().encodeFlops += perSequenceFlops;
-                r.owner().encodeInBytes += perSequenceIn;
-                r.owner().encodeOutBytes += perSequenceOut;
-                r.owner().poolTokens += real;
-                r.owner().encodedSequences++;
-                batchSequences.encoded(r, vectors[k], real);
-            }
-            batchTokens += batch.realTokens();
-            sequences += slice.size();
-        }
-        // and after the last: pooling and decoding follow
-        boundary.between();
-        // the batch's time is split by tokens, in whole nanoseconds that add up exactly
-        long[] weights = prepared.stream().mapToLong(p -> p.encodeTokens).toArray();
-        long[] encodeShares = Attribution.largestRemainder(encodeNanos, weights);
-        long[] poolShares = Attribution.largestRemainder(poolNanos, weights);
-        boolean onGpu = encoder.device().startsWith("cuda");
-        long encodeFlops = prepared.stream().mapToLong(p -> p.encodeFlops).sum();
-        long encodeIn = prepared.stream().mapToLong(p -> p.encodeInBytes).sum();
-        long encodeOut = prepared.stream().mapToLong(p -> p.encodeOutBytes).sum();
-        long poolFlopsTotal = 0;
-        long poolBytesTotal = encodeOut; // pool reads the hidden states …
-        for (PreparedRequest p : prepared) {
-            poolFlopsTotal +=
-                    p.poolTokens * EncoderModel.HIDDEN_SIZE
-                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
-            poolBytesTotal += (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES;
-            // … and writes one vector a sequence
-        }
-        // the batch is billed once, then its bill split by tokens so the shares add up exactly
-        PriceSheet.Money[] encodeBills =
-                Attribution.splitMoney(
-                        prices.bill(
-                                priceProfile,
-                                encoder.model().precision(),
-                                encodeFlops,
-                                encodeIn + encodeOut,
-                                onGpu ? encodeIn + encodeOut : null,
-                                encodeNanos),
-                        weights);
-        PriceSheet.Money[] poolBills =
-                Attribution.splitMoney(
-                        prices.bill(
-                                priceProfile,
-                                "fp32",
-                                poolFlopsTotal,
-                                poolBytesTotal,
-                                null,
-                                poolNanos),
-                        weights);
-        for (int i = 0; i < prepared.size(); i++) {
-            PreparedRequest p = prepared.get(i);
-            if (p.cacheHits > 0) {
-                p.runs.add(
-                        BatchSequences.cacheRun(
-                                p, encoder.model().id(), startedAt, prices, priceProfile));
-            }
-            if (p.encodeTokens == 0) {
-                continue; // every sequence was a hit: nothing encoded or pooled for it
-            }
-            // what the batch's encoder gave it: its own sequences and those it shared
-            int items = p.sequences.size() - p.cacheHits;
-            p.runs.add(
-                    new NodeRun(
-                            "encode",
-                            "encode",
-                            encoder.model().id(),
-                            startedAt,
-                            encodeShares[i],
-                            items,
-                            p.encodeTokens,
-                            p.encodeFlops,
-                            p.encodeInBytes,
-                            p.encodeOutBytes,
-                            onGpu ? p.encodeInBytes : null,
-                            onGpu ? p.encodeOutBytes : null,
-                            sequences,
-                            encodeBills[i]));
-            long poolFlops =
-                    p.poolTokens * EncoderModel.HIDDEN_SIZE
-                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
-            p.runs.add(
-                    new NodeRun(
-                            owners.get(i).poolNode.nodeId(),
-                            "pool",
-                            null,
-                            startedAt,
-                            poolShares[i],
-                            items,
-                            p.poolTokens,
-                            poolFlops,
-                            p.encodeOutBytes,
-                            (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES,
-                            null,
-                            null,
-                            sequences,
-                            poolBills[i]));
-        }
-        return new BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
+    Chunker chunker() {
+        return chunker;
+    }
+
+    DocumentTask task() {
+        return task;
+    }
+
+    SentenceEncoder encoder() {
+        return encoder;
+    }
+
+    /** The id of the plan's pool node, which a pass's pool records of this graph carry. */
+    String poolNodeId() {
+        return poolNode.nodeId();
+    }
+
+    /** Records the totals of the last pass this graph's requests were in. */
+    void lastBatch(BatchTotals totals) {
+        lastBatch = totals;
     }
 
     /** What the last batch's shared nodes did in all: sequences, real tokens, time. */
@@ -545,7 +358,7 @@ public final class CompiledGraph {
     }
 
     /** decode/&lt;task&gt; for one request. */
-    private GraphRun decode(PreparedRequest p) {
+    GraphRun decode(PreparedRequest p) {
         String outputFormat = p.input.mode().part() ? "json" : plan.outputFormat();
         NodeTimer timer = new NodeTimer();
         int chunks = p.chunks.size();
