@@ -272,7 +272,14 @@ class StreamingJobITCase {
                 AnalysisRequest busy =
                         request("report-" + round, longReport.replace("Line 0", "Round " + round));
                 KAFKA.send(topic, busy.getRequestId().getBytes(), REQUESTS.encode(busy));
-                Thread.sleep(300); // the report encodes by now
+                // the tickets go once the report holds the slot's inference thread
+                long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (!java.util.regex.Pattern.compile("batches_running\\{[^\\n]*\\} [1-9]")
+                                .matcher(scrapeMetrics())
+                                .find()
+                        && System.nanoTime() < until) {
+                    Thread.sleep(20);
+                }
                 List<AnalysisRequest> requests = new java.util.ArrayList<>();
                 for (int i = 0; i < 3; i++) {
                     int n = round * 10 + i;

@@ -25,13 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes requests keyed by shard key (structure id + shard), from what the classifier decided of
- * each ({@link io.zerolayer.operators.compiler.RequestDecision}): the prompt is not read or
- * type-checked again. The first request of a graph in this slot compiles it for the slot's hardware
- * and binds it to the slot's ONNX sessions; later ones reuse it (a warm hit). Compiled graphs live
- * in a {@link WarmGraphCache} (bounded by entries, bytes and idle time), not in Flink state: they
- * are derived from the graph id and the slot's hardware, so after a restore they are simply
- * compiled again.
+ * Executes requests keyed by shard key (graph id + shard; a part of a split request on a slot of
+ * its own), from what the classifier decided of each ({@link
+ * io.zerolayer.operators.compiler.RequestDecision}): the prompt is not read or type-checked again.
+ * The first request of a graph in this slot compiles it for the slot's hardware and binds it to the
+ * slot's ONNX sessions; later ones reuse it (a warm hit). Compiled graphs live in a {@link
+ * WarmGraphCache} (bounded by entries, bytes and idle time), not in Flink state: they are derived
+ * from the graph id and the slot's hardware, so after a restore they are simply compiled again.
  *
  * <p>Outputs one {@link Reply} per request (OK, or FAILED with the reason), one {@link
  * KernelCostRecord} per executed node ({@link #COST_RECORDS}) and the descriptor of each graph it

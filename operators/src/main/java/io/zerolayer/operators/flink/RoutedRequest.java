@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * its prompt, which the record carries once.
  *
  * @param decision its graph, contracts, structure, content and estimate ({@link RequestDecision})
- * @param shardKey what the executor is keyed by: the structure id plus a shard salt ({@link
+ * @param shardKey what the executor is keyed by: the graph id plus a shard salt ({@link
  *     HotGraphSharder})
  * @param classifyMicros how long reading and type-checking it took
  * @param receivedAtMillis wall clock when the record was decoded, for end-to-end latency

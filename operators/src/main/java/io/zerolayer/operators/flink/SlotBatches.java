@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * (compiled on a miss), grouped by graph, run by the {@link BatchRunner} and answered by {@link
  * BatchAnswers}. Flink-free: what goes out goes through a {@link BatchAnswers.Out}, and which
  * thread runs a batch is the caller's choice ({@link #prepare} and {@link #finish} on the task
- * thread, {@link #execute} on the inference thread).
+ * thread, {@link #executeTogether} on the inference thread: a key's batches, or several keys' in
+ * one encoder pass).
  */
 final class SlotBatches {
     private static final Logger LOG = LoggerFactory.getLogger(SlotBatches.class);
