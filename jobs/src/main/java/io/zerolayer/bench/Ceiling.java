@@ -6,7 +6,6 @@ import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.operators.compiler.EncoderRuns;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,16 +37,16 @@ final class Ceiling {
     /** Runs the work repeatedly until at least {@code minSeconds} have passed. */
     static Result measure(EncoderWork work, int workers, int intraOpThreads, double minSeconds)
             throws InterruptedException {
-        Map<EncoderModel, List<long[]>> byModel = new EnumMap<>(EncoderModel.class);
+        Map<EncoderModel, List<long[]>> byModel = new java.util.LinkedHashMap<>();
         for (EncoderWork.Item item : work.items()) {
             byModel.computeIfAbsent(item.model(), m -> new ArrayList<>()).addAll(item.sequences());
         }
-        List<SentenceEncoder[]> sessions = new ArrayList<>();
+        List<Map<EncoderModel, SentenceEncoder>> sessions = new ArrayList<>();
         try {
             for (int w = 0; w < workers; w++) {
-                SentenceEncoder[] mine = new SentenceEncoder[EncoderModel.values().length];
+                Map<EncoderModel, SentenceEncoder> mine = new java.util.HashMap<>();
                 for (EncoderModel m : byModel.keySet()) {
-                    mine[m.ordinal()] = SentenceEncoder.open(m, intraOpThreads);
+                    mine.put(m, SentenceEncoder.open(m, intraOpThreads));
                 }
                 sessions.add(mine);
             }
@@ -55,7 +54,7 @@ final class Ceiling {
             byModel.forEach(
                     (model, sequences) -> {
                         sequences.sort(Comparator.comparingInt(s -> s.length));
-                        SentenceEncoder tokenizer = sessions.get(0)[model.ordinal()];
+                        SentenceEncoder tokenizer = sessions.get(0).get(model);
                         for (List<long[]> run : EncoderRuns.split(sequences, s -> s.length)) {
                             runs.add(new Run(model, tokenizer.batch(run)));
                         }
@@ -83,24 +82,20 @@ final class Ceiling {
                     work.tokens() * passes / seconds,
                     cpu / requests);
         } finally {
-            for (SentenceEncoder[] mine : sessions) {
-                for (SentenceEncoder s : mine) {
-                    if (s != null) {
-                        s.close();
-                    }
-                }
+            for (Map<EncoderModel, SentenceEncoder> mine : sessions) {
+                mine.values().forEach(SentenceEncoder::close);
             }
         }
     }
 
     /** One pass over the runs, shared out to the workers as they come free. */
-    private static void pass(List<Run> runs, List<SentenceEncoder[]> sessions)
+    private static void pass(List<Run> runs, List<Map<EncoderModel, SentenceEncoder>> sessions)
             throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         java.util.concurrent.atomic.AtomicReference<RuntimeException> failure =
                 new java.util.concurrent.atomic.AtomicReference<>();
-        for (SentenceEncoder[] mine : sessions) {
+        for (Map<EncoderModel, SentenceEncoder> mine : sessions) {
             Thread t =
                     new Thread(
                             () -> {
@@ -109,7 +104,7 @@ final class Ceiling {
                                             i < runs.size();
                                             i = next.getAndIncrement()) {
                                         Run r = runs.get(i);
-                                        mine[r.model().ordinal()].encode(r.batch());
+                                        mine.get(r.model()).encode(r.batch());
                                     }
                                 } catch (RuntimeException e) {
                                     failure.compareAndSet(null, e);

@@ -14,7 +14,6 @@ import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,7 +118,7 @@ final class EncoderWork {
     Map<String, EncoderModel> taskModels() {
         Map<String, Map<EncoderModel, Long>> counts = new LinkedHashMap<>();
         for (Item i : items) {
-            counts.computeIfAbsent(i.task(), t -> new EnumMap<>(EncoderModel.class))
+            counts.computeIfAbsent(i.task(), t -> new java.util.LinkedHashMap<>())
                     .merge(i.model(), i.tokens(), Long::sum);
         }
         Map<String, EncoderModel> out = new LinkedHashMap<>();

@@ -74,7 +74,7 @@ final class PerRequestAnalysis {
         float[][] vectors = new float[sequences.size()][];
         for (List<Integer> run : EncoderRuns.split(order, i -> sequences.get(i).length)) {
             TokenBatch batch = encoder.batch(run.stream().map(sequences::get).toList());
-            float[][] pooled = Pooling.pool(batch, encoder.encode(batch));
+            float[][] pooled = Pooling.pool(encoder.model(), batch, encoder.encode(batch));
             for (int k = 0; k < run.size(); k++) {
                 vectors[run.get(k)] = pooled[k];
             }

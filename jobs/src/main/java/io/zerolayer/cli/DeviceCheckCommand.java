@@ -83,10 +83,7 @@ final class DeviceCheckCommand implements Callable<Integer> {
         writePlan(out.resolve("plan.json"));
         int jars = copyJars(out.resolve("lib"), jarsFrom);
         EncoderModel int8 = EncoderModel.MINILM_L6_V2_INT8;
-        try (InputStream in = EncoderModel.class.getResourceAsStream(int8.onnxResource())) {
-            if (in == null) {
-                throw new IllegalStateException("The int8 encoder is not on the classpath");
-            }
+        try (InputStream in = int8.openWeights()) {
             Files.copy(in, out.resolve("model").resolve(int8.id() + ".onnx"));
         }
         jlink(out.resolve("runtime.tar.gz"));

@@ -22,6 +22,7 @@ final class FlinkConfigLoader {
         "zerolayer.precompile.file",
         "zerolayer.contracts.file",
         "zerolayer.hardware-profiles.file",
+        "zerolayer.models.file",
         "zerolayer.prices.file"
     };
 

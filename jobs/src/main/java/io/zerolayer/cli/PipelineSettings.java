@@ -34,15 +34,21 @@ final class PipelineSettings {
      * The settings, later sources overriding earlier ones: inside a Flink cluster its own
      * configuration (the cluster's config.yaml, as the client or JobManager read it), then the
      * config folder ({@code --config-dir}, else ./flink-conf when present), then {@code -D}. When
-     * neither holds a {@code zerolayer.*} setting, a WARN says the built-in defaults apply.
+     * neither holds a {@code zerolayer.*} setting, a WARN says the built-in defaults apply. The
+     * encoders of {@code zerolayer.models.file} are added to the catalog, checked.
      */
     Configuration load() {
         if (hardwareProfile != null) {
             overrides.put("zerolayer.hardware-profile", hardwareProfile);
         }
-        return FlinkConfigLoader.load(
-                ZeroLayerCli.insideFlink() ? FlinkConfigLoader.clusterConfiguration() : null,
-                configDir != null ? configDir : FlinkConfigLoader.defaultDir(),
-                overrides);
+        Configuration conf =
+                FlinkConfigLoader.load(
+                        ZeroLayerCli.insideFlink()
+                                ? FlinkConfigLoader.clusterConfiguration()
+                                : null,
+                        configDir != null ? configDir : FlinkConfigLoader.defaultDir(),
+                        overrides);
+        io.zerolayer.jobs.StreamingJob.installModels(conf);
+        return conf;
     }
 }

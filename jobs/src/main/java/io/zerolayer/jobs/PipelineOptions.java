@@ -341,6 +341,17 @@ public final class PipelineOptions {
                             "Extra hardware profiles (e.g. written by zerolayer calibrate), added"
                                     + " to the built-in ones; read when the job is built.");
 
+    public static final ConfigOption<String> MODELS_FILE =
+            ConfigOptions.key("zerolayer.models.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A model catalog of your own encoders (flink-conf/model-catalog.yaml's"
+                                + " form: ONNX file, tokenizer.json, SHA-256, shape), added to the"
+                                + " shipped ones; checked when the job is built and when each task"
+                                + " opens, so the files must be at the same path on every"
+                                + " TaskManager.");
+
     public static final ConfigOption<Integer> BATCH_SIZE =
             ConfigOptions.key("zerolayer.batch.size")
                     .intType()

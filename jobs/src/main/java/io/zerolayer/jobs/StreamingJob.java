@@ -1,5 +1,6 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.gpu.ModelCatalog;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.audit.CommittedChainHeads;
@@ -113,6 +114,7 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         checkHardwareProfile(conf);
+        installModels(conf);
         checkAuthentication(conf);
         int executorParallelism = env.getParallelism();
 
@@ -291,6 +293,15 @@ public final class StreamingJob {
                 .name("dead letters");
     }
 
+    /**
+     * Adds the encoders of {@code zerolayer.models.file} to this JVM's catalog, checked, so a wrong
+     * entry fails the submission (or the command) rather than every task's open().
+     */
+    public static void installModels(Configuration conf) {
+        conf.getOptional(PipelineOptions.MODELS_FILE)
+                .ifPresent(file -> ModelCatalog.install(java.nio.file.Path.of(file)));
+    }
+
     /** Fails the submission, not every executor's open(), on a hardware profile typo. */
     static void checkHardwareProfile(Configuration conf) {
         String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
@@ -384,7 +395,8 @@ public final class StreamingJob {
                 .withHardware(
                         conf.get(PipelineOptions.HARDWARE_PROFILE),
                         readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
-                        conf.get(PipelineOptions.INTRA_OP_THREADS));
+                        conf.get(PipelineOptions.INTRA_OP_THREADS))
+                .withModels(conf.get(PipelineOptions.MODELS_FILE));
     }
 
     /**
@@ -396,7 +408,8 @@ public final class StreamingJob {
         GraphExecutorFunction executor =
                 new GraphExecutorFunction(setup(conf, graphsTopic))
                         .withEmbeddingCache(embeddingCache(conf))
-                        .withPassTokens(conf.get(PipelineOptions.BATCH_MAX_TOKENS));
+                        .withPassTokens(conf.get(PipelineOptions.BATCH_MAX_TOKENS))
+                        .withModels(conf.get(PipelineOptions.MODELS_FILE));
         String tenants = conf.get(PipelineOptions.TENANTS_FILE);
         return tenants == null ? executor : executor.withTenants(tenants, null);
     }

@@ -233,9 +233,7 @@ public final class Calibration {
             throw new java.io.UncheckedIOException(e);
         }
         byte[] weights;
-        try (var in =
-                Calibration.class.getResourceAsStream(
-                        EncoderModel.MINILM_L6_V2_FP32.onnxResource())) {
+        try (var in = EncoderModel.MINILM_L6_V2_FP32.openWeights()) {
             weights = in.readAllBytes();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -1,12 +1,11 @@
 package io.zerolayer.gpu.costmodel;
 
-import io.zerolayer.gpu.EncoderException;
 import io.zerolayer.gpu.EncoderModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,21 +26,13 @@ public record OnnxCostModel(
     private static final Set<String> PRODUCTS =
             Set.of("MatMul", "MatMulInteger", "Gemm", "FusedMatMul", "QLinearMatMul");
     private static final Map<EncoderModel, OnnxCostModel> CACHE =
-            Collections.synchronizedMap(new EnumMap<>(EncoderModel.class));
+            Collections.synchronizedMap(new HashMap<>());
 
     public static OnnxCostModel of(EncoderModel model) {
         return CACHE.computeIfAbsent(
                 model,
                 m -> {
-                    try (InputStream in =
-                            OnnxCostModel.class.getResourceAsStream(m.onnxResource())) {
-                        if (in == null) {
-                            throw new EncoderException(
-                                    "Weights of "
-                                            + m.id()
-                                            + " not on the classpath at "
-                                            + m.onnxResource());
-                        }
+                    try (InputStream in = m.openWeights()) {
                         return from(OnnxGraph.read(in));
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);

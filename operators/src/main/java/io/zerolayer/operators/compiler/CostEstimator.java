@@ -176,8 +176,7 @@ public final class CostEstimator {
         long tokens = Math.round(paddedTokens);
         long flops = Math.round(forwardFlops);
         int seqLen = (int) Math.round((double) tokens / sequences); // the mean padded length
-        long activations =
-                tokens * EncoderModel.HIDDEN_SIZE * Float.BYTES * EncoderModel.LAYERS * 8;
+        long activations = tokens * model.hiddenSize() * Float.BYTES * model.layers() * 8;
         long bytes = Math.round(runs * graph.weightBytes()) + activations; // a run reads them
         double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
         double computeSeconds =
@@ -191,7 +190,7 @@ public final class CostEstimator {
         if (onGpu() && profile.pcieBandwidthBytesPerSec() > 0) {
             // three int64 inputs in, the last hidden state out
             long transferred =
-                    tokens * (3L * Long.BYTES) + tokens * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+                    tokens * (3L * Long.BYTES) + tokens * model.hiddenSize() * Float.BYTES;
             transferSeconds = transferred / profile.pcieBandwidthBytesPerSec();
         }
         double micros =
@@ -381,9 +380,9 @@ public final class CostEstimator {
      * CUDA and that plus its copies beats the CPU's loops, which need only O(n·d): each sentence
      * against the sum of all ({@code ExtractiveSummary.centralities}).
      */
-    public Choice similarity(StructureWorkload w) {
+    public Choice similarity(StructureWorkload w, int dims) {
         int n = Math.max(1, w.sequences() - w.querySequences());
-        double flops = DocumentTask.centralityFlops(n);
+        double flops = DocumentTask.centralityFlops(n, dims);
         double cpu = flops / CPU_DOT_FLOPS * 1e6;
         if (!onGpu()) {
             return new Choice(
@@ -394,8 +393,7 @@ public final class CostEstimator {
                             n,
                             cpu / 1e3));
         }
-        double bytes =
-                (double) n * EncoderModel.HIDDEN_SIZE * Float.BYTES + (double) n * n * Float.BYTES;
+        double bytes = (double) n * dims * Float.BYTES + (double) n * n * Float.BYTES;
         double gpu =
                 profile.launchOverheadMicros()
                         + (profile.pcieBandwidthBytesPerSec() > 0

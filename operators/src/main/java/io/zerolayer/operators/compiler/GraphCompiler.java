@@ -333,7 +333,7 @@ public final class GraphCompiler {
         decode.put("task", task);
         decode.put("decoder", decoder);
         if (decoder.equals("summarize")) {
-            CostEstimator.Choice similarity = estimator.similarity(workload);
+            CostEstimator.Choice similarity = estimator.similarity(workload, model.hiddenSize());
             decode.put("similarity", similarity.value());
             decode.put("similarity.reason", similarity.reason());
         }

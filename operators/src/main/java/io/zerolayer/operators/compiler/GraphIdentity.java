@@ -1,6 +1,6 @@
 package io.zerolayer.operators.compiler;
 
-import io.zerolayer.gpu.ModelChecksums;
+import io.zerolayer.gpu.ModelCatalog;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.structure.StructureSignature;
 import java.io.Serializable;
@@ -54,7 +54,7 @@ public record GraphIdentity(
                 COMPILER_VERSION,
                 SentenceEncoder.runtimeVersion(),
                 hardwareProfile,
-                ModelChecksums.all());
+                ModelCatalog.checksums());
     }
 
     /**

@@ -113,12 +113,16 @@ final class BatchSequences {
      * cache: billed for its lookups' measured time, with no FLOPs; it read the vectors.
      */
     static NodeRun cacheRun(
-            PreparedRequest p, String model, long startedAt, PriceSheet prices, String profile) {
-        long bytes = (long) p.cacheHits * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            PreparedRequest p,
+            EncoderModel model,
+            long startedAt,
+            PriceSheet prices,
+            String profile) {
+        long bytes = (long) p.cacheHits * model.hiddenSize() * Float.BYTES;
         return new NodeRun(
                         "cache",
                         "cache",
-                        model,
+                        model.id(),
                         startedAt,
                         p.cacheNanos,
                         p.cacheHits,

@@ -1,6 +1,5 @@
 package io.zerolayer.operators.execution;
 
-import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.TokenBatch;
@@ -103,6 +102,7 @@ final class EncoderPass {
         EmbeddingCache embeddings = group.embeddings();
         PriceSheet prices = group.prices();
         String priceProfile = group.priceProfile();
+        int hidden = encoder.model().hiddenSize();
         // a sequence cached or already in this batch is not encoded again
         BatchSequences batchSequences = new BatchSequences(prepared, embeddings, encoder);
         List<BatchSequences.Ref> refs = batchSequences.toEncode();
@@ -130,14 +130,14 @@ final class EncoderPass {
                             "The batch's time ran out before its encoder run", null, true);
                 }
             }
-            float[] hidden = encoder.encode(batch, timeout);
+            float[] states = encoder.encode(batch, timeout);
             long encoded = System.nanoTime();
-            float[][] vectors = Pooling.pool(batch, hidden);
+            float[][] vectors = Pooling.pool(encoder.model(), batch, states);
             poolNanos += System.nanoTime() - encoded;
             encodeNanos += encoded - start;
-            long perSequenceFlops = EncoderModel.forwardFlops(1, batch.seqLen());
+            long perSequenceFlops = encoder.model().forwardFlops(1, batch.seqLen());
             long perSequenceIn = batch.inputBytes() / batch.batchSize();
-            long perSequenceOut = (long) batch.seqLen() * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            long perSequenceOut = (long) batch.seqLen() * hidden * Float.BYTES;
             for (int k = 0; k < slice.size(); k++) {
                 BatchSequences.Ref r = slice.get(k);
                 int real = BatchSequences.realTokens(r.length());
@@ -166,10 +166,8 @@ final class EncoderPass {
         long poolFlopsTotal = 0;
         long poolBytesTotal = encodeOut; // pool reads the hidden states …
         for (PreparedRequest p : prepared) {
-            poolFlopsTotal +=
-                    p.poolTokens * EncoderModel.HIDDEN_SIZE
-                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
-            poolBytesTotal += (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES;
+            poolFlopsTotal += p.poolTokens * hidden + 4L * p.encodedSequences * hidden;
+            poolBytesTotal += (long) p.encodedSequences * hidden * Float.BYTES;
             // … and writes one vector a sequence
         }
         // the batch is billed once, then its bill split by tokens so the shares add up exactly
@@ -198,7 +196,7 @@ final class EncoderPass {
             if (p.cacheHits > 0) {
                 p.runs.add(
                         BatchSequences.cacheRun(
-                                p, encoder.model().id(), startedAt, prices, priceProfile));
+                                p, encoder.model(), startedAt, prices, priceProfile));
             }
             if (p.encodeTokens == 0) {
                 continue; // every sequence was a hit: nothing encoded or pooled for it
@@ -221,9 +219,7 @@ final class EncoderPass {
                             onGpu ? p.encodeOutBytes : null,
                             sequences,
                             encodeBills[i]));
-            long poolFlops =
-                    p.poolTokens * EncoderModel.HIDDEN_SIZE
-                            + 4L * p.encodedSequences * EncoderModel.HIDDEN_SIZE;
+            long poolFlops = p.poolTokens * hidden + 4L * p.encodedSequences * hidden;
             p.runs.add(
                     new NodeRun(
                             owners.get(i).poolNodeId(),
@@ -235,7 +231,7 @@ final class EncoderPass {
                             p.poolTokens,
                             poolFlops,
                             p.encodeOutBytes,
-                            (long) p.encodedSequences * EncoderModel.HIDDEN_SIZE * Float.BYTES,
+                            (long) p.encodedSequences * hidden * Float.BYTES,
                             null,
                             null,
                             sequences,

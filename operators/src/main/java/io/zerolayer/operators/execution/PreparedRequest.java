@@ -64,7 +64,10 @@ final class PreparedRequest {
         }
         List<long[]> queryIds = new ArrayList<>();
         for (String q : p.queries) {
-            long[] ids = encoder.tokenizeText(q).ids();
+            long[] ids =
+                    task.queriesSearchPassages()
+                            ? encoder.queryIds(q)
+                            : encoder.tokenizeText(q).ids();
             queryIds.add(ids);
             documentTokens += ids.length;
         }
@@ -94,7 +97,7 @@ final class PreparedRequest {
         if (p.chunks.isEmpty()) {
             throw new IllegalArgumentException("The document has no text to analyse");
         }
-        p.chunks.forEach(c -> p.sequences.add(c.tokenIds()));
+        p.chunks.forEach(c -> p.sequences.add(encoder.passageIds(c.tokenIds())));
         p.sequences.addAll(queryIds);
         p.vectors = new float[p.sequences.size()][];
         return p;

@@ -114,7 +114,10 @@ public final class SlotGraphs implements AutoCloseable {
                     "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
                     encoders.openSessions());
         }
-        for (EncoderModel model : EncoderModel.values()) {
+        // the fallback's int8 encoder and the fp32 one most plans choose open now; any other
+        // tier opens when a graph first plans it (each holds up to ~133 MB of weights)
+        for (EncoderModel model :
+                List.of(EncoderModel.MINILM_L6_V2_INT8, EncoderModel.MINILM_L6_V2_FP32)) {
             encoders.get(model);
         }
         if (cuda != null) {

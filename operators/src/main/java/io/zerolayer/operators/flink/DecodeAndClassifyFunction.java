@@ -78,6 +78,10 @@ public class DecodeAndClassifyFunction
     private String hardwareSetting;
 
     private String extraProfilesYaml;
+
+    /** The user's model catalog file ({@code zerolayer.models.file}), or null. */
+    private String modelsFile;
+
     private int intraOpThreads = 1;
 
     /** Compiles for this TaskManager's hardware, only to estimate each structure's encode time. */
@@ -171,8 +175,20 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
+    /**
+     * Compiles with the encoders of the model catalog {@code file} (null: the shipped ones only),
+     * added when the task opens.
+     */
+    public DecodeAndClassifyFunction withModels(String file) {
+        this.modelsFile = file;
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
+        if (modelsFile != null) { // before compiling: graph ids name every known encoder
+            io.zerolayer.gpu.ModelCatalog.install(java.nio.file.Path.of(modelsFile));
+        }
         codec = SingleObjectCodec.of(AnalysisRequest.class);
         if (hardwareSetting == null) {
             estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();

@@ -162,8 +162,23 @@ public class GraphExecutorFunction
         return this;
     }
 
+    /** The user's model catalog file ({@code zerolayer.models.file}), or null. */
+    private String modelsFile;
+
+    /**
+     * Runs the encoders of the model catalog {@code file} (null: the shipped ones only), added and
+     * checked when the task opens.
+     */
+    public GraphExecutorFunction withModels(String file) {
+        this.modelsFile = file;
+        return this;
+    }
+
     @Override
     public void open(OpenContext context) {
+        if (modelsFile != null) {
+            io.zerolayer.gpu.ModelCatalog.install(java.nio.file.Path.of(modelsFile));
+        }
         ExecutionSettings execution = setup.execution();
         HardwareFingerprint hardware =
                 TaskManagerHardware.resolve(

@@ -3,7 +3,6 @@ package io.zerolayer.operators.tasks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.EncoderModel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +16,7 @@ import java.util.Map;
 final class DocumentEmbedding implements DocumentTask {
     @Override
     public TaskResult decode(TaskInput in, String outputFormat) {
-        int dims = EncoderModel.HIDDEN_SIZE;
+        int dims = in.dimensions();
         Map<String, double[]> scopeSums = new LinkedHashMap<>();
         Map<String, Integer> scopeChunks = new LinkedHashMap<>();
         double[] sum = new double[dims];
@@ -78,7 +77,7 @@ final class DocumentEmbedding implements DocumentTask {
     /** Exact: each part's sum of chunk vectors is its unit vector × norm × chunks. */
     @Override
     public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
-        int dims = parts.get(0).path("dimensions").asInt(EncoderModel.HIDDEN_SIZE);
+        int dims = parts.get(0).path("dimensions").asInt();
         double[] sum = new double[dims];
         int chunks = 0;
         Map<String, double[]> scopeSums = new LinkedHashMap<>();

@@ -2,7 +2,6 @@ package io.zerolayer.operators.tasks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.structure.DocumentContent;
 import java.util.List;
 
@@ -15,6 +14,15 @@ public interface DocumentTask {
     /** Texts encoded next to the document in the same batch (a question, label hypotheses). */
     default List<String> queryTexts(DocumentContent content) {
         return List.of();
+    }
+
+    /**
+     * Whether the query texts search the document's passages (a question, a field to find), so they
+     * carry the encoder's query prefix (BGE's instruction); labels compared with the whole document
+     * do not.
+     */
+    default boolean queriesSearchPassages() {
+        return false;
     }
 
     /**
@@ -41,17 +49,19 @@ public interface DocumentTask {
         };
     }
 
-    /** FLOPs of comparing {@code a} vectors with {@code b} vectors by dot product. */
-    static long similarityFlops(long a, long b) {
-        return 2L * a * b * EncoderModel.HIDDEN_SIZE;
+    /**
+     * FLOPs of comparing {@code a} vectors with {@code b} vectors of {@code dims} by dot product.
+     */
+    static long similarityFlops(long a, long b, int dims) {
+        return 2L * a * b * dims;
     }
 
     /**
      * FLOPs of a summary's sentence centralities on the CPU ({@code ExtractiveSummary}): the sum of
      * the {@code n} vectors, then two dot products each (with the sum and with itself).
      */
-    static long centralityFlops(long n) {
-        return n * EncoderModel.HIDDEN_SIZE + similarityFlops(n, 2);
+    static long centralityFlops(long n, int dims) {
+        return n * dims + similarityFlops(n, 2, dims);
     }
 
     static String json(ObjectNode node) {

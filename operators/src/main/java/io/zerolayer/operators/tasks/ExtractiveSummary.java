@@ -29,10 +29,10 @@ final class ExtractiveSummary implements DocumentTask {
         long flops;
         if (in.gram() != null) { // the plan put the n x n products on the GPU (cuBLAS)
             centrality = gramCentralities(in.gram().apply(in.chunkVectors()));
-            flops = DocumentTask.similarityFlops(n, n) / 2;
+            flops = DocumentTask.similarityFlops(n, n, in.dimensions()) / 2;
         } else {
             centrality = centralities(in.chunkVectors());
-            flops = DocumentTask.centralityFlops(n);
+            flops = DocumentTask.centralityFlops(n, in.dimensions());
         }
         List<Integer> picked =
                 IntStream.range(0, n)

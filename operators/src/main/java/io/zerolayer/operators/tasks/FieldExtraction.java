@@ -14,6 +14,11 @@ import java.util.List;
  */
 final class FieldExtraction implements DocumentTask {
     @Override
+    public boolean queriesSearchPassages() {
+        return true;
+    }
+
+    @Override
     public List<String> queryTexts(DocumentContent content) {
         return content.fields();
     }
@@ -37,7 +42,9 @@ final class FieldExtraction implements DocumentTask {
                     .put("score", DocumentTask.round(bestScore));
             text.append(fields.get(f)).append(": ").append(c.text().strip()).append('\n');
         }
-        long flops = DocumentTask.similarityFlops(fields.size(), in.chunkVectors().length);
+        long flops =
+                DocumentTask.similarityFlops(
+                        fields.size(), in.chunkVectors().length, in.dimensions());
         return new TaskResult(
                 outputFormat.equals("json") ? DocumentTask.json(root) : text.toString().strip(),
                 flops);

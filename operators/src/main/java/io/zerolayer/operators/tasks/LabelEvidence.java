@@ -51,7 +51,8 @@ final class LabelEvidence implements PostDecodeNode {
         return new Result(
                 DocumentTask.json(root),
                 Map.of(),
-                DocumentTask.similarityFlops(labels.size(), in.chunkVectors().length));
+                DocumentTask.similarityFlops(
+                        labels.size(), in.chunkVectors().length, in.dimensions()));
     }
 
     /**

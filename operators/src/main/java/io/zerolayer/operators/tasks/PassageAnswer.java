@@ -12,6 +12,11 @@ import java.util.List;
  */
 final class PassageAnswer implements DocumentTask {
     @Override
+    public boolean queriesSearchPassages() {
+        return true;
+    }
+
+    @Override
     public List<String> queryTexts(DocumentContent content) {
         return List.of(content.question());
     }
@@ -21,7 +26,7 @@ final class PassageAnswer implements DocumentTask {
         BestChunk best = BestChunk.of(in.queryVectors()[0], in.chunkVectors());
         double bestScore = best.score();
         Chunk c = in.chunks().get(best.index());
-        long flops = DocumentTask.similarityFlops(1, in.chunkVectors().length);
+        long flops = DocumentTask.similarityFlops(1, in.chunkVectors().length, in.dimensions());
         if (outputFormat.equals("json")) {
             ObjectNode root = JSON.createObjectNode();
             root.put("question", in.content().question());

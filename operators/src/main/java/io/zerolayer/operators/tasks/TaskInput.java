@@ -26,4 +26,11 @@ public record TaskInput(
             String model) {
         this(content, chunks, chunkVectors, queries, queryVectors, model, null);
     }
+
+    /** The length of the encoder's vectors (its catalog hidden size). */
+    public int dimensions() {
+        return chunkVectors.length > 0
+                ? chunkVectors[0].length
+                : queryVectors.length > 0 ? queryVectors[0].length : 0;
+    }
 }

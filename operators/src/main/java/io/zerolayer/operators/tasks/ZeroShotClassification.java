@@ -37,7 +37,8 @@ final class ZeroShotClassification implements DocumentTask {
                 score[l] += weight * Pooling.cosine(in.queryVectors()[l], in.chunkVectors()[i]);
             }
         }
-        long flops = DocumentTask.similarityFlops(labels, in.chunkVectors().length);
+        long flops =
+                DocumentTask.similarityFlops(labels, in.chunkVectors().length, in.dimensions());
         ObjectNode root = scored(names, score, (long) totalTokens);
         return new TaskResult(
                 outputFormat.equals("json") ? DocumentTask.json(root) : text(root), flops);

@@ -73,7 +73,7 @@ class PartCombinationTest {
                 DocumentTask.forName("embed")
                         .combineParts(parts("embed", List.of(), new float[0][]), 0);
         assertThat(combined.path("chunks").asInt()).isEqualTo(CHUNKS);
-        for (int k = 0; k < EncoderModel.HIDDEN_SIZE; k++) {
+        for (int k = 0; k < EncoderModel.MINILM_L6_V2_FP32.hiddenSize(); k++) {
             assertThat(combined.path("vector").path(k).asDouble())
                     .isCloseTo(whole.path("vector").path(k).asDouble(), within(1e-6));
         }
@@ -82,7 +82,7 @@ class PartCombinationTest {
         JsonNode combinedMethods = combined.path("scopes").path(1);
         assertThat(combinedMethods.path("scope").asText()).isEqualTo("section:methods");
         assertThat(combinedMethods.path("chunks").asInt()).isEqualTo(8);
-        for (int k = 0; k < EncoderModel.HIDDEN_SIZE; k++) {
+        for (int k = 0; k < EncoderModel.MINILM_L6_V2_FP32.hiddenSize(); k++) {
             assertThat(combinedMethods.path("vector").path(k).asDouble())
                     .isCloseTo(wholeMethods.path("vector").path(k).asDouble(), within(1e-6));
         }

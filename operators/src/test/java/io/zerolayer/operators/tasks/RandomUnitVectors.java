@@ -8,7 +8,7 @@ final class RandomUnitVectors {
     private RandomUnitVectors() {}
 
     static float[] next(Random random) {
-        float[] v = new float[EncoderModel.HIDDEN_SIZE];
+        float[] v = new float[EncoderModel.MINILM_L6_V2_FP32.hiddenSize()];
         double n = 0;
         for (int k = 0; k < v.length; k++) {
             v[k] = (float) random.nextGaussian();
