@@ -9,6 +9,7 @@ import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.execution.PerRequestAnalysis;
 import io.zerolayer.operators.flink.EncodeReplies;
 import io.zerolayer.operators.flink.RawRecord;
 import io.zerolayer.operators.flink.RawRecordDeserializationSchema;

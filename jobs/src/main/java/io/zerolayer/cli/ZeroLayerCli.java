@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             DeviceCheckCommand.class,
             CostsCommand.class,
             AuditCommand.class,
+            EvalCommand.class,
             BenchCommand.class
         })
 public final class ZeroLayerCli implements Runnable {

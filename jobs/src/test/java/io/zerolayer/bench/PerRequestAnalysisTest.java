@@ -10,6 +10,7 @@ import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.execution.PerRequestAnalysis;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import java.util.ArrayList;

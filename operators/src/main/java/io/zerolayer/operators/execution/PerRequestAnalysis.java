@@ -1,4 +1,4 @@
-package io.zerolayer.bench;
+package io.zerolayer.operators.execution;
 
 import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
@@ -6,7 +6,6 @@ import io.zerolayer.gpu.TokenBatch;
 import io.zerolayer.gpu.TokenizedText;
 import io.zerolayer.operators.compiler.EncoderRuns;
 import io.zerolayer.operators.compiler.GraphCompiler;
-import io.zerolayer.operators.execution.Chunker;
 import io.zerolayer.operators.prompt.ParsedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.DocumentContent.TextRun;
@@ -26,21 +25,52 @@ import java.util.Map;
  * a compiled graph, so a baseline computes the same answer with the same encoder work — only
  * without compilation, warm graphs or batching across requests.
  */
-final class PerRequestAnalysis {
+public final class PerRequestAnalysis {
 
     private PerRequestAnalysis() {}
+
+    /**
+     * A request's answer and what its decoder worked on.
+     *
+     * @param output the task's output, post-decode steps applied
+     * @param input the chunks, query texts and their vectors
+     * @param encodedTokens real tokens this request ran through the encoder (cache hits not)
+     * @param encodeNanos time in the encoder's runs
+     * @param encodeFlops FLOPs of those runs, padding included
+     */
+    public record Analysis(
+            String output,
+            TaskInput input,
+            long encodedTokens,
+            long encodeNanos,
+            long encodeFlops) {}
 
     /**
      * @param decoder the task's decoder (summarize, classify, answer, embed, extract)
      * @param strict strict compliance: redaction and audit run after the decoder
      * @return the task's output in {@code outputFormat}
      */
-    static String analyse(
+    public static String analyse(
             ParsedPrompt prompt,
             String decoder,
             String outputFormat,
             boolean strict,
             SentenceEncoder encoder) {
+        return analyse(prompt, decoder, outputFormat, strict, encoder, null).output();
+    }
+
+    /**
+     * As {@link #analyse(ParsedPrompt, String, String, boolean, SentenceEncoder)}, taking the
+     * vectors of sequences already in {@code vectors} from there and putting those it encodes there
+     * (null: no reuse) — for an evaluation that asks many questions of one document.
+     */
+    public static Analysis analyse(
+            ParsedPrompt prompt,
+            String decoder,
+            String outputFormat,
+            boolean strict,
+            SentenceEncoder encoder,
+            Map<java.nio.LongBuffer, float[]> cache) {
         DocumentContent content = DocumentContent.of(prompt);
         DocumentTask task = DocumentTask.forName(decoder);
         Chunker chunker =
@@ -60,23 +90,44 @@ final class PerRequestAnalysis {
         }
         List<String> queries = task.queryTexts(content);
         List<long[]> sequences = new ArrayList<>(chunks.size() + queries.size());
-        chunks.forEach(c -> sequences.add(c.tokenIds()));
+        // as PreparedRequest frames them: the model's passage and query prefixes
+        chunks.forEach(c -> sequences.add(encoder.passageIds(c.tokenIds())));
         for (String q : queries) {
-            sequences.add(encoder.tokenizeText(q).ids());
+            sequences.add(
+                    task.queriesSearchPassages()
+                            ? encoder.queryIds(q)
+                            : encoder.tokenizeText(q).ids());
         }
+        float[][] vectors = new float[sequences.size()][];
         // shortest first and cut as a graph run cuts them: the same runs, so the same padding
         // and (for the int8 encoder, whose quantization scale is per run) the same vectors
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < sequences.size(); i++) {
-            order.add(i);
+            float[] known =
+                    cache == null ? null : cache.get(java.nio.LongBuffer.wrap(sequences.get(i)));
+            if (known != null) {
+                vectors[i] = known;
+            } else {
+                order.add(i);
+            }
         }
         order.sort(java.util.Comparator.comparingInt(i -> sequences.get(i).length));
-        float[][] vectors = new float[sequences.size()][];
+        long tokens = 0;
+        long nanos = 0;
+        long flops = 0;
         for (List<Integer> run : EncoderRuns.split(order, i -> sequences.get(i).length)) {
             TokenBatch batch = encoder.batch(run.stream().map(sequences::get).toList());
-            float[][] pooled = Pooling.pool(encoder.model(), batch, encoder.encode(batch));
+            long start = System.nanoTime();
+            float[] states = encoder.encode(batch);
+            nanos += System.nanoTime() - start;
+            tokens += batch.realTokens();
+            flops += encoder.model().forwardFlops(batch.batchSize(), batch.seqLen());
+            float[][] pooled = Pooling.pool(encoder.model(), batch, states);
             for (int k = 0; k < run.size(); k++) {
                 vectors[run.get(k)] = pooled[k];
+                if (cache != null) {
+                    cache.put(java.nio.LongBuffer.wrap(sequences.get(run.get(k))), pooled[k]);
+                }
             }
         }
         int n = chunks.size();
@@ -109,6 +160,6 @@ final class PerRequestAnalysis {
                                             "none", prompt.source(), encoder.checksum()))
                             .output();
         }
-        return output;
+        return new Analysis(output, input, tokens, nanos, flops);
     }
 }

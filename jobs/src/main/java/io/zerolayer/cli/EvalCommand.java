@@ -1,0 +1,128 @@
+package io.zerolayer.cli;
+
+import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.operators.quality.EvalCorpora;
+import io.zerolayer.operators.quality.QualityEval;
+import io.zerolayer.operators.quality.QualityProfiles;
+import io.zerolayer.operators.structure.StructureClassifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code zerolayer eval}: how right each encoder tier's answers are on labelled public corpora, and
+ * what they cost; writes the quality profile the compiler chooses tiers from.
+ */
+@Command(
+        name = "eval",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measure each encoder tier's answers on labelled public corpora (Reuters-21578,"
+                    + " fortunes, the Python FAQ): accuracy, top-1 and MRR with 95% intervals,"
+                    + " int8-vs-fp32 agreement, tokens/s and cost per 1000 requests. Writes a"
+                    + " quality profile.",
+            "Corpora: " + EvalCorpora.APT_GET
+        })
+final class EvalCommand implements Callable<Integer> {
+    @Mixin PipelineSettings settings = new PipelineSettings();
+
+    @Option(
+            names = "--root",
+            defaultValue = "/",
+            description =
+                    "Where the corpora's Debian packages are installed (a folder laid out like /)."
+                            + " Default: ${DEFAULT-VALUE}.")
+    Path root;
+
+    @Option(
+            names = "--tiers",
+            split = ",",
+            description = "Encoder ids to measure. Default: every tier of the model catalog.")
+    List<String> tiers;
+
+    @Option(
+            names = "--limit",
+            defaultValue = "0",
+            description =
+                    "Items per corpus (FAQ pages for the FAQ), spread over it; 0 for all."
+                            + " Default: ${DEFAULT-VALUE}.")
+    int limit;
+
+    @Option(
+            names = "--threads",
+            defaultValue = "0",
+            description =
+                    "ONNX Runtime intra-op threads; 0 lets it choose. Default: ${DEFAULT-VALUE}.")
+    int threads;
+
+    @Option(
+            names = "--out",
+            defaultValue = "flink-conf/quality-profiles.local.yaml",
+            description = "Quality profile to write. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration conf = settings.load();
+        List<EncoderModel> models = new ArrayList<>();
+        if (tiers == null || tiers.isEmpty()) {
+            models.addAll(EncoderModel.values());
+        } else {
+            tiers.forEach(id -> models.add(EncoderModel.byId(id.strip())));
+        }
+        // families in catalog order, fp32 first within each: int8's agreement is measured
+        // against it
+        List<String> families =
+                EncoderModel.values().stream().map(EncoderModel::family).distinct().toList();
+        models.sort(
+                java.util.Comparator.<EncoderModel>comparingInt(m -> families.indexOf(m.family()))
+                        .thenComparing(m -> m.precision().equals("fp32") ? 0 : 1));
+        HardwareFingerprint hardware =
+                HardwareFingerprint.resolve(
+                        conf.get(PipelineOptions.HARDWARE_PROFILE), HardwareProfiles.builtIn());
+        String profile = hardware.profile().id();
+        EvalCorpora corpora = new EvalCorpora(root);
+        QualityEval eval =
+                new QualityEval(
+                        new QualityEval.Settings(
+                                models, threads, limit, StreamingJob.prices(conf), profile),
+                        new StructureClassifier(StreamingJob.contracts(conf)),
+                        line -> System.err.println(line));
+        System.err.printf(
+                "Measuring %d tiers on %s (hardware profile %s)%s%n",
+                models.size(), root, profile, limit > 0 ? ", " + limit + " items per corpus" : "");
+        QualityEval.Report report = eval.run(corpora);
+        report.missing().forEach(m -> System.err.println("missing: " + m));
+        if (report.corpora().isEmpty()) {
+            System.err.println("No corpus found under " + root + ": " + EvalCorpora.APT_GET);
+            return 2;
+        }
+        System.out.print(QualityProfiles.table(report));
+        String command =
+                "zerolayer eval"
+                        + (root.equals(Path.of("/")) ? "" : " --root " + root)
+                        + (limit > 0 ? " --limit " + limit : "")
+                        + (tiers != null ? " --tiers " + String.join(",", tiers) : "");
+        if (out.getParent() != null) {
+            Files.createDirectories(out.getParent());
+        }
+        Files.writeString(
+                out,
+                QualityProfiles.toYaml(
+                        report, profile, LocalDate.now(ZoneOffset.UTC).toString(), command));
+        System.err.println("Wrote " + out);
+        return report.missing().isEmpty() ? 0 : 3;
+    }
+}

@@ -1,0 +1,131 @@
+package io.zerolayer.operators.quality;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The quality profile {@code zerolayer eval} writes ({@code flink-conf/quality-profiles.yaml}): per
+ * encoder tier and corpus, each measured figure with its 95 % interval, tokens a second and the
+ * encoder's cost per 1 000 requests; the corpora and where they come from; when and on which
+ * hardware profile it was measured.
+ */
+public final class QualityProfiles {
+    private QualityProfiles() {}
+
+    /** The profile of {@code report} as YAML, with a header saying how to reproduce it. */
+    public static String toYaml(
+            QualityEval.Report report, String hardwareProfile, String date, String command) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("version", 1);
+        root.put("measured", date);
+        root.put("hardware-profile", hardwareProfile);
+        Map<String, Object> corpora = new LinkedHashMap<>();
+        report.corpora()
+                .forEach(
+                        (name, c) -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("task", c.task());
+                            m.put("source", c.source());
+                            m.put("items", c.items());
+                            if (!Double.isNaN(c.majorityShare())) {
+                                m.put("majority-label-share", round(c.majorityShare()));
+                            }
+                            corpora.put(name, m);
+                        });
+        root.put("corpora", corpora);
+        Map<String, Object> tiers = new LinkedHashMap<>();
+        for (QualityEval.TierResult t : report.tiers()) {
+            Map<String, Object> tier = new LinkedHashMap<>();
+            tier.put("family", t.model().family());
+            tier.put("precision", t.model().precision());
+            tier.put("sha256", t.model().sha256());
+            Map<String, Object> scores = new LinkedHashMap<>();
+            for (QualityEval.Score s : t.scores()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("task", s.task());
+                m.put("value", round(s.figure().value()));
+                m.put("ci95", List.of(round(s.figure().low()), round(s.figure().high())));
+                m.put("n", s.figure().n());
+                if (!Double.isNaN(s.tokensPerSecond())) {
+                    m.put("tokens-per-second", Math.round(s.tokensPerSecond()));
+                    m.put("encoder-nano-usd-per-1000-requests", Math.round(s.nanoUsdPer1000()));
+                }
+                scores.put(s.dataset() + "." + s.metric(), m);
+            }
+            tier.put("scores", scores);
+            tiers.put(t.model().id(), tier);
+        }
+        root.put("tiers", tiers);
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setWidth(120);
+        String header =
+                "# Answer quality of each encoder tier on labelled public corpora, measured by\n"
+                        + "#   "
+                        + command
+                        + "\n"
+                        + "# value: accuracy (classify), top-1 and MRR (answer: the passage lies in"
+                        + " the\n"
+                        + "# question's own section), agreement (embed: mean cosine of an int8"
+                        + " tier's\n"
+                        + "# document vectors with its family's fp32); ci95: the 95 % interval"
+                        + " (Wilson for\n"
+                        + "# proportions, normal for means). Cost: the encoder's work at the price"
+                        + " sheet's\n"
+                        + "# rates for hardware-profile. The compiler reads the figures to choose"
+                        + " tiers.\n";
+        return header + new Yaml(options).dump(root);
+    }
+
+    private static double round(double v) {
+        return Double.isNaN(v) ? v : Math.round(v * 10_000d) / 10_000d;
+    }
+
+    /** The report as a table, one block per corpus and metric, a row per tier. */
+    public static String table(QualityEval.Report report) {
+        StringBuilder out = new StringBuilder();
+        Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (QualityEval.TierResult t : report.tiers()) {
+            for (QualityEval.Score s : t.scores()) {
+                String key = s.dataset() + " · " + s.task() + " " + s.metric();
+                blocks.computeIfAbsent(key, k -> new java.util.ArrayList<>())
+                        .add(
+                                String.format(
+                                        Locale.ROOT,
+                                        "  %-24s %6.1f %%  [%5.1f, %5.1f]  n=%-5d %s",
+                                        t.model().id(),
+                                        100 * s.figure().value(),
+                                        100 * s.figure().low(),
+                                        100 * s.figure().high(),
+                                        s.figure().n(),
+                                        Double.isNaN(s.tokensPerSecond())
+                                                ? ""
+                                                : String.format(
+                                                        Locale.ROOT,
+                                                        "%,8.0f tok/s  $%.6f / 1000 req",
+                                                        s.tokensPerSecond(),
+                                                        s.nanoUsdPer1000() / 1e9)));
+            }
+        }
+        blocks.forEach(
+                (key, rows) -> {
+                    String dataset = key.substring(0, key.indexOf(" · "));
+                    QualityEval.CorpusInfo c = report.corpora().get(dataset);
+                    out.append(key);
+                    if (c != null && !Double.isNaN(c.majorityShare()) && key.contains("accuracy")) {
+                        out.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "   (majority label %.1f %%)",
+                                        100 * c.majorityShare()));
+                    }
+                    out.append('\n');
+                    rows.forEach(r -> out.append(r).append('\n'));
+                });
+        return out.toString();
+    }
+}
