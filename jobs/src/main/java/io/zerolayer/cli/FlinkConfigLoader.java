@@ -23,6 +23,7 @@ final class FlinkConfigLoader {
         "zerolayer.contracts.file",
         "zerolayer.hardware-profiles.file",
         "zerolayer.models.file",
+        "zerolayer.quality-profiles.file",
         "zerolayer.prices.file"
     };
 

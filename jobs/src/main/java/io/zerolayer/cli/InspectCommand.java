@@ -104,6 +104,7 @@ final class InspectCommand implements Callable<Integer> {
             String measuredRuns = p.remove("measured.runs");
             Map<String, String> estimate = new LinkedHashMap<>();
             Map<String, String> reasons = new LinkedHashMap<>();
+            String candidates = p.remove("tier.candidates");
             p.keySet()
                     .removeIf(
                             k -> {
@@ -113,9 +114,7 @@ final class InspectCommand implements Callable<Integer> {
                                 }
                                 if (k.equals("reason")) {
                                     reasons.put(
-                                            n.getKind().equals("encode")
-                                                    ? "precision"
-                                                    : n.getKind(),
+                                            n.getKind().equals("encode") ? "tier" : n.getKind(),
                                             p.get(k));
                                     return true;
                                 }
@@ -131,6 +130,12 @@ final class InspectCommand implements Callable<Integer> {
                     "    %-28s %s%s%n",
                     n.getNodeId(), n.getModel() == null ? "" : "[" + n.getModel() + "] ", p);
             reasons.forEach((choice, why) -> System.out.printf("      why %-9s %s%n", choice, why));
+            if (candidates != null) {
+                System.out.println("      tiers considered (quality for the task, estimate alone)");
+                for (String line : candidates.split("\n")) {
+                    System.out.println("        " + line);
+                }
+            }
             if (!estimate.isEmpty()) {
                 if (estimate.containsKey("flops")) {
                     System.out.printf(

@@ -35,7 +35,8 @@ final class PipelineSettings {
      * configuration (the cluster's config.yaml, as the client or JobManager read it), then the
      * config folder ({@code --config-dir}, else ./flink-conf when present), then {@code -D}. When
      * neither holds a {@code zerolayer.*} setting, a WARN says the built-in defaults apply. The
-     * encoders of {@code zerolayer.models.file} are added to the catalog, checked.
+     * encoders of {@code zerolayer.models.file} are added to the catalog, checked, and {@code
+     * zerolayer.quality-profiles.file} is the profile tiers are chosen by.
      */
     Configuration load() {
         if (hardwareProfile != null) {
@@ -48,7 +49,7 @@ final class PipelineSettings {
                                 : null,
                         configDir != null ? configDir : FlinkConfigLoader.defaultDir(),
                         overrides);
-        io.zerolayer.jobs.StreamingJob.installModels(conf);
+        io.zerolayer.jobs.StreamingJob.installTiers(conf);
         return conf;
     }
 }

@@ -80,7 +80,7 @@ public final class BatchAnalysisJob {
     public DataStream<AnalysisEvent> define(StreamExecutionEnvironment env, Configuration conf) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         StreamingJob.checkHardwareProfile(conf);
-        StreamingJob.installModels(conf);
+        StreamingJob.installTiers(conf);
         int parallelism = env.getParallelism();
         Signing signing = signing(conf, tenant);
         FileSource<DocumentFile> source =

@@ -352,6 +352,16 @@ public final class PipelineOptions {
                                 + " opens, so the files must be at the same path on every"
                                 + " TaskManager.");
 
+    public static final ConfigOption<String> QUALITY_PROFILES_FILE =
+            ConfigOptions.key("zerolayer.quality-profiles.file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A quality profile (zerolayer eval's output) the compiler chooses"
+                                + " encoder tiers by, in place of the shipped"
+                                + " flink-conf/quality-profiles.yaml; read when the job is built"
+                                + " and when each task opens.");
+
     public static final ConfigOption<Integer> BATCH_SIZE =
             ConfigOptions.key("zerolayer.batch.size")
                     .intType()

@@ -1,6 +1,5 @@
 package io.zerolayer.jobs;
 
-import io.zerolayer.gpu.ModelCatalog;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.operators.audit.CommittedChainHeads;
@@ -32,6 +31,7 @@ import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.flink.RoutedRequest;
 import io.zerolayer.operators.flink.SplitRequestJoin;
 import io.zerolayer.operators.kafka.KnownTopics;
+import io.zerolayer.operators.quality.TierSources;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.operators.warmup.GraphDescriptors;
@@ -114,7 +114,7 @@ public final class StreamingJob {
                 conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         checkHardwareProfile(conf);
-        installModels(conf);
+        installTiers(conf);
         checkAuthentication(conf);
         int executorParallelism = env.getParallelism();
 
@@ -294,12 +294,20 @@ public final class StreamingJob {
     }
 
     /**
-     * Adds the encoders of {@code zerolayer.models.file} to this JVM's catalog, checked, so a wrong
-     * entry fails the submission (or the command) rather than every task's open().
+     * Installs the job's tiers in this JVM ({@link #tiers}), checked, so a wrong catalog entry or
+     * profile fails the submission (or the command) rather than every task's open().
      */
-    public static void installModels(Configuration conf) {
-        conf.getOptional(PipelineOptions.MODELS_FILE)
-                .ifPresent(file -> ModelCatalog.install(java.nio.file.Path.of(file)));
+    public static void installTiers(Configuration conf) {
+        tiers(conf).install();
+    }
+
+    /**
+     * The encoders ({@code zerolayer.models.file}) and quality profile the job's tiers come from.
+     */
+    public static TierSources tiers(Configuration conf) {
+        return new TierSources(
+                conf.get(PipelineOptions.MODELS_FILE),
+                conf.get(PipelineOptions.QUALITY_PROFILES_FILE));
     }
 
     /** Fails the submission, not every executor's open(), on a hardware profile typo. */
@@ -396,7 +404,7 @@ public final class StreamingJob {
                         conf.get(PipelineOptions.HARDWARE_PROFILE),
                         readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
                         conf.get(PipelineOptions.INTRA_OP_THREADS))
-                .withModels(conf.get(PipelineOptions.MODELS_FILE));
+                .withTiers(tiers(conf));
     }
 
     /**
@@ -409,7 +417,7 @@ public final class StreamingJob {
                 new GraphExecutorFunction(setup(conf, graphsTopic))
                         .withEmbeddingCache(embeddingCache(conf))
                         .withPassTokens(conf.get(PipelineOptions.BATCH_MAX_TOKENS))
-                        .withModels(conf.get(PipelineOptions.MODELS_FILE));
+                        .withTiers(tiers(conf));
         String tenants = conf.get(PipelineOptions.TENANTS_FILE);
         return tenants == null ? executor : executor.withTenants(tenants, null);
     }

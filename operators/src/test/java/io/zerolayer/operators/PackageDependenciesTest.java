@@ -24,6 +24,7 @@ class PackageDependenciesTest {
                     "documents",
                     "kafka",
                     "prompt",
+                    "quality",
                     "contracts",
                     "structure",
                     "warmup",
@@ -31,6 +32,7 @@ class PackageDependenciesTest {
                     "compiler",
                     "costs",
                     "execution",
+                    "eval",
                     "tenants",
                     "audit",
                     "flink");

@@ -734,7 +734,10 @@ class StreamingJobITCase {
                     .contains("structures  2 seen")
                     .contains("section:fees")
                     .contains("chunk ")
-                    .contains("why precision decoder 'answer' returns a vector or single passages")
+                    .contains("why tier      ")
+                    .contains("the cheapest tier meeting the balanced floor for answer")
+                    .contains("tiers considered")
+                    .contains("bge-small-en-v1.5-fp32 quality=")
                     .contains("why batch-size")
                     .contains("estimate  ");
         }

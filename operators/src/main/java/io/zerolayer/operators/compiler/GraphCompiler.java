@@ -2,6 +2,8 @@ package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.operators.prompt.TagNode;
+import io.zerolayer.operators.quality.QualityFloor;
+import io.zerolayer.operators.quality.QualityProfile;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureSignature;
@@ -26,13 +28,14 @@ import java.util.Set;
  * slot's hardware profile, so the graph is a function of the graph id. The decisions come from the
  * {@link CostEstimator}'s figures and are recorded, with their reasons, in the encode node's
  * params: the device (CUDA where the profile is a GPU's and ONNX Runtime has the provider), the
- * encoder precision (fp32 for decoders that return vectors or passages and on CUDA; otherwise int8
- * when it saves at least {@value #INT8_MIN_SAVING_MICROS} µs a request), the micro-batch size and
- * the padding. Every node carries its estimated time.
+ * encoder tier ({@link TierChoice}: the cheapest model × precision of the catalog whose measured
+ * quality for the task meets the structure's floor; every candidate is listed with its quality,
+ * estimate and verdict), the micro-batch size and the padding. Every node carries its estimated
+ * time. The fallback path runs the best cheaper tier on the CPU.
  *
  * <p>The SAFE graph ({@link #compileSafe(int)}) serves abnormal structures: the prompt as plain
- * text, summarized extractively with the int8 encoder. It is compiled like any other graph and has
- * its own id; its shape is named {@value #SAFE_SIGNATURE}.
+ * text, summarized extractively with the cheapest encoder (MiniLM int8). It is compiled like any
+ * other graph and has its own id; its shape is named {@value #SAFE_SIGNATURE}.
  */
 public final class GraphCompiler {
     /**
@@ -44,10 +47,17 @@ public final class GraphCompiler {
     public static final int WINDOW_STRIDE = 96;
 
     /**
-     * int8 costs a little fidelity (cosine ≈ 0.99 to fp32); it is chosen when it saves at least
-     * this much encoding time a request.
+     * Where no quality profile measures a tier for the task, int8 (cosine ≈ 0.99 to fp32) is chosen
+     * when it saves at least this much encoding time a request; the runtime router's rule too.
      */
     public static final long INT8_MIN_SAVING_MICROS = 50_000;
+
+    /**
+     * What an {@code embed} plan's tier is chosen for, whatever the document's size: vectors of
+     * different models cannot be compared, so every embedding of one floor comes from one model.
+     */
+    static final StructureWorkload EMBED_REFERENCE =
+            new StructureWorkload(Map.of("document", 512.0), 1, 0, "windows");
 
     /** Tags whose items are encoded with the document as queries. */
     private static final Set<String> QUERY_TAGS = Set.of("question", "labels", "fields");
@@ -73,9 +83,20 @@ public final class GraphCompiler {
      * @param estimator the cost model of the slot's hardware, which the plan's choices come from
      */
     public GraphCompiler(GraphIdentity identity, CostEstimator estimator) {
+        this(identity, estimator, QualityProfile.active());
+    }
+
+    /**
+     * @param estimator the cost model of the slot's hardware, which the plan's choices come from
+     * @param quality the measured quality of the tiers, which the tier is chosen by
+     */
+    public GraphCompiler(GraphIdentity identity, CostEstimator estimator, QualityProfile quality) {
         this.identity = identity;
         this.estimator = estimator;
+        this.quality = quality;
     }
+
+    private final QualityProfile quality;
 
     public GraphIdentity identity() {
         return identity;
@@ -134,7 +155,7 @@ public final class GraphCompiler {
                         shape.outputFormat(),
                         Fidelity.FULL,
                         shape.representative(),
-                        null);
+                        new Tier(shape.quality(), shape.exact(), null, null));
         if (plans.size() >= REMEMBERED_PLANS) {
             plans.clear();
         }
@@ -265,8 +286,10 @@ public final class GraphCompiler {
                         1,
                         0,
                         strategyOf("summarize")),
-                new CostEstimator.Choice(
-                        "int8",
+                new Tier(
+                        QualityFloor.FAST,
+                        false,
+                        EncoderModel.MINILM_L6_V2_INT8,
                         "SAFE graph: the cheapest encoder for text whose structure is not"
                                 + " trusted"));
     }
@@ -278,13 +301,41 @@ public final class GraphCompiler {
             String outputFormat,
             Fidelity fidelity,
             StructureWorkload workload,
-            CostEstimator.Choice forcedPrecision) {
+            Tier tier) {
         CostEstimator.Choice device = estimator.device();
-        CostEstimator.Choice precision =
-                forcedPrecision != null
-                        ? forcedPrecision
-                        : estimator.precision(decoder, workload, INT8_MIN_SAVING_MICROS);
-        EncoderModel model = encoderOf(precision);
+        // each tier's estimate for one request, computed once for the choice and the fallback
+        Map<EncoderModel, Double> aloneMicros = new java.util.HashMap<>();
+        java.util.function.ToDoubleFunction<EncoderModel> alone =
+                m -> aloneMicros.computeIfAbsent(m, k -> estimator.encode(k, workload, 1).micros());
+        EncoderModel model;
+        String tierReason;
+        TierChoice tiers = null;
+        if (tier.forced() != null) {
+            model = tier.forced();
+            tierReason = tier.forcedReason();
+        } else {
+            StructureWorkload costed = decoder.equals("embed") ? EMBED_REFERENCE : workload;
+            tiers =
+                    TierChoice.choose(
+                            EncoderModel.values(),
+                            quality,
+                            decoder,
+                            tier.floor(),
+                            tier.exact(),
+                            device.value().equals("cuda"),
+                            costed == workload
+                                    ? alone
+                                    : m -> estimator.encode(m, costed, 1).micros());
+            if (tiers != null) {
+                model = tiers.chosen();
+                tierReason = tiers.reason();
+            } else { // no tier measured for the task runs here: the fidelity and saving rule
+                CostEstimator.Choice precision =
+                        estimator.precision(decoder, workload, INT8_MIN_SAVING_MICROS);
+                model = encoderOf(precision);
+                tierReason = precision.reason() + " (no measured tier)";
+            }
+        }
         double documentTokens = workload.documentTokens();
         List<PlanNode> nodes = new ArrayList<>();
         Map<String, String> tokenize = new LinkedHashMap<>();
@@ -311,7 +362,11 @@ public final class GraphCompiler {
         CostEstimator.Choice padding = estimator.padding();
         Map<String, String> encode = new LinkedHashMap<>();
         encode.put("precision", model.precision());
-        encode.put("reason", precision.reason());
+        encode.put("reason", tierReason);
+        encode.put("quality-floor", tier.floor() + (tier.exact() ? ", exact" : ""));
+        if (tiers != null) {
+            encode.put("tier.candidates", tiers.describeCandidates());
+        }
         encode.put("device", device.value());
         encode.put("device.reason", device.reason());
         encode.put("batch-size", batch.value());
@@ -325,8 +380,8 @@ public final class GraphCompiler {
         encode.putAll(estimator.encode(model, workload, 1).params());
         nodes.add(new PlanNode("encode", "encode", model.id(), List.of("chunk"), encode));
         Map<String, String> pool = new LinkedHashMap<>();
-        pool.put("method", "mean");
-        pool.put("normalize", "l2");
+        pool.put("method", model.pooling().name().toLowerCase(java.util.Locale.ROOT));
+        pool.put("normalize", model.normalize() ? "l2" : "none");
         pool.putAll(estimator.host("pool", documentTokens, 1));
         nodes.add(new PlanNode("pool", "pool", null, List.of("encode"), pool));
         Map<String, String> decode = new LinkedHashMap<>();
@@ -366,7 +421,7 @@ public final class GraphCompiler {
                 "compliance",
                 "records prompt and output hashes, graph id and model checksum; on in strict"
                         + " compliance mode or when the request asks (audit=true)");
-        List<PlanNode> fallback = fallbackOf(nodes, workload);
+        List<PlanNode> fallback = fallbackOf(nodes, workload, model, decoder, alone);
         return new ExecutionPlan(
                 identity.planId(
                         ExecutionPlan.canonicalForm(task, outputFormat, fidelity, nodes, fallback)),
@@ -391,10 +446,62 @@ public final class GraphCompiler {
     }
 
     /**
-     * The fallback path of a graph: its nodes with the encoder swapped for int8 on the CPU — the
-     * cheapest session, present in every slot — and optional nodes dropped.
+     * What a plan's tier is chosen by.
+     *
+     * @param floor the structure's quality floor
+     * @param exact compliance level 3
+     * @param forced a tier the plan must run (the SAFE graph's), or null to choose
+     * @param forcedReason why, for a forced tier
      */
-    private List<PlanNode> fallbackOf(List<PlanNode> nodes, StructureWorkload workload) {
+    private record Tier(
+            QualityFloor floor, boolean exact, EncoderModel forced, String forcedReason) {}
+
+    /**
+     * The tier a plan on {@code main} falls back to, on the CPU: of the tiers measured for the task
+     * that are cheaper than {@code main} by the CPU estimate, the best (the cheaper of two alike);
+     * {@code main} itself where none is cheaper. A CUDA profile has no CPU rates to compare by: its
+     * fallback is the cheapest shipped tier, MiniLM int8.
+     */
+    private EncoderModel fallbackTier(
+            EncoderModel main,
+            String decoder,
+            java.util.function.ToDoubleFunction<EncoderModel> alone) {
+        if (estimator.device().value().equals("cuda")) {
+            return EncoderModel.MINILM_L6_V2_INT8;
+        }
+        double mainMicros = alone.applyAsDouble(main);
+        EncoderModel best = null;
+        double bestQuality = Double.NEGATIVE_INFINITY;
+        double bestMicros = Double.POSITIVE_INFINITY;
+        for (EncoderModel m : EncoderModel.values()) {
+            java.util.OptionalDouble q = quality.quality(m.id(), m.sha256(), decoder);
+            if (m.equals(main) || q.isEmpty()) {
+                continue;
+            }
+            double micros = alone.applyAsDouble(m);
+            if (micros >= mainMicros) {
+                continue;
+            }
+            double value = q.getAsDouble();
+            if (value > bestQuality || (value == bestQuality && micros < bestMicros)) {
+                best = m;
+                bestQuality = value;
+                bestMicros = micros;
+            }
+        }
+        return best != null ? best : main;
+    }
+
+    /**
+     * The fallback path of a graph: its nodes with the encoder swapped for the next cheaper tier on
+     * the CPU ({@link #fallbackTier}) and optional nodes dropped.
+     */
+    private List<PlanNode> fallbackOf(
+            List<PlanNode> nodes,
+            StructureWorkload workload,
+            EncoderModel main,
+            String decoder,
+            java.util.function.ToDoubleFunction<EncoderModel> alone) {
         List<PlanNode> fallback = new ArrayList<>();
         Map<String, List<String>> dropped = new java.util.HashMap<>();
         for (PlanNode node : nodes) {
@@ -421,21 +528,36 @@ public final class GraphCompiler {
                 fallback.add(node);
                 continue;
             }
-            EncoderModel int8 = EncoderModel.MINILM_L6_V2_INT8;
+            EncoderModel fallbackModel = fallbackTier(main, decoder, alone);
             Map<String, String> encode = new LinkedHashMap<>();
-            encode.put("precision", int8.precision());
+            encode.put("precision", fallbackModel.precision());
+            java.util.OptionalDouble q =
+                    quality.quality(fallbackModel.id(), fallbackModel.sha256(), decoder);
+            java.util.OptionalDouble mainQ = quality.quality(main.id(), main.sha256(), decoder);
             encode.put(
                     "reason",
-                    "fallback: the int8 encoder on the CPU, which every slot has open, when the"
-                            + " main path fails or overruns");
+                    "fallback: "
+                            + (fallbackModel.equals(main)
+                                    ? "the same tier"
+                                    : "the best cheaper tier")
+                            + " on the CPU when the main path fails or overruns"
+                            + (q.isPresent() && mainQ.isPresent()
+                                    ? String.format(
+                                            java.util.Locale.ROOT,
+                                            " (quality %.3f against the main path's %.3f)",
+                                            q.getAsDouble(),
+                                            mainQ.getAsDouble())
+                                    : ""));
             encode.put("device", "cpu");
             encode.put("batch-size", node.params().get("batch-size"));
             encode.put("padding", "longest");
             if (!estimator.device().value().equals("cuda")) { // a GPU profile knows no CPU rates
                 encode.put("estimate.hardware", estimator.profile().id());
-                encode.putAll(estimator.encode(int8, workload, 1).params());
+                encode.putAll(estimator.encode(fallbackModel, workload, 1).params());
             }
-            fallback.add(new PlanNode(node.nodeId(), "encode", int8.id(), node.inputs(), encode));
+            fallback.add(
+                    new PlanNode(
+                            node.nodeId(), "encode", fallbackModel.id(), node.inputs(), encode));
         }
         return fallback;
     }

@@ -1,15 +1,16 @@
 package io.zerolayer.operators.compiler;
 
+import io.zerolayer.operators.quality.QualityFloor;
 import io.zerolayer.operators.structure.StructureSignature;
 import java.util.Map;
 
 /**
  * The features of a structure its plan is compiled from, and nothing else: the task and its
  * decoder, the output format, the size bucket of the whole document and the query sequences it
- * brings. Section names and counts, how text is split into runs, tag order, enum attributes such as
- * a document's format and the size bucket of each run are left out: they change the structure
- * signature but not what runs, so structures that differ only in them share one plan, one graph id
- * and one warm graph.
+ * brings, and the tier it may run on. Section names and counts, how text is split into runs, tag
+ * order, enum attributes such as a document's format and the size bucket of each run are left out:
+ * they change the structure signature but not what runs, so structures that differ only in them
+ * share one plan, one graph id and one warm graph.
  *
  * <p>The plan's choices (precision, micro-batch size, queue delay) and estimates are made for the
  * shape's {@link #representative()} request, so they follow from the shape alone.
@@ -18,9 +19,17 @@ import java.util.Map;
  *     of the document's characters as the size buckets of its runs estimate them
  * @param querySequences question, label or field sequences encoded with the document (already
  *     bucketed: a label list's count comes from its text's size bucket)
+ * @param quality the floor the encoder tier is chosen by
+ * @param exact compliance level 3: a quantised tier only where it loses nothing
  */
 public record PlanShape(
-        String task, String decoder, String outputFormat, int documentBucket, int querySequences) {
+        String task,
+        String decoder,
+        String outputFormat,
+        int documentBucket,
+        int querySequences,
+        QualityFloor quality,
+        boolean exact) {
 
     /** The shape of a structure's plan. */
     public static PlanShape of(CompilableStructure structure) {
@@ -36,7 +45,9 @@ public record PlanShape(
                                         Math.round(
                                                 w.documentTokens()
                                                         * StructureWorkload.CHARS_PER_TOKEN))),
-                w.querySequences());
+                w.querySequences(),
+                structure.quality(),
+                structure.exact());
     }
 
     /**
@@ -64,6 +75,9 @@ public record PlanShape(
                 + " doc~"
                 + documentBucket
                 + " queries="
-                + querySequences;
+                + querySequences
+                + " quality="
+                + quality
+                + (exact ? " exact" : "");
     }
 }

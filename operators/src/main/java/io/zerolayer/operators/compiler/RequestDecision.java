@@ -95,10 +95,24 @@ public record RequestDecision(
      * @throws IllegalArgumentException when the prompt does not compile
      */
     public static RequestDecision of(ClassifiedPrompt classified, GraphCompiler routing) {
+        return of(classified, routing, null, false);
+    }
+
+    /**
+     * As {@link #of(ClassifiedPrompt, GraphCompiler)}, with the request's quality floor {@code
+     * floor} in place of its task's (null: the task's own) and, at compliance level 3, {@code
+     * exact}.
+     */
+    public static RequestDecision of(
+            ClassifiedPrompt classified,
+            GraphCompiler routing,
+            io.zerolayer.operators.quality.QualityFloor floor,
+            boolean exact) {
         CompilableStructure.requireCompiles(classified);
         // read once: the content the graph reads is also what the workload is counted from
         DocumentContent content = DocumentContent.of(classified.parsed());
-        CompilableStructure structure = CompilableStructure.of(classified, content);
+        CompilableStructure structure =
+                CompilableStructure.of(classified, content).withTier(floor, exact);
         return new RequestDecision(
                 routing.graphId(structure),
                 routing.structureId(structure),

@@ -13,6 +13,8 @@ import java.util.Map;
  *     null for every known tag
  * @param attributes attributes of the {@code <task:…>} tag
  * @param maxChars most characters of text the task accepts
+ * @param quality how good its answers must be: the floor the compiler chooses the encoder tier by
+ *     (a tenant or a request may raise it)
  */
 public record TaskContract(
         String name,
@@ -21,7 +23,8 @@ public record TaskContract(
         List<String> allows,
         List<String> outputFormats,
         Map<String, AttributeSpec> attributes,
-        int maxChars) {
+        int maxChars,
+        io.zerolayer.operators.quality.QualityFloor quality) {
 
     /**
      * Tags whose text is an input of the task (its question, labels, fields), not document text: a

@@ -193,7 +193,8 @@ public final class TaskContracts {
                 "allows",
                 "output-formats",
                 "attributes",
-                "max-chars");
+                "max-chars",
+                "quality");
         String decoder = String.valueOf(m.getOrDefault("decoder", name));
         if (!DECODERS.contains(decoder)) {
             throw new ContractException(
@@ -226,7 +227,19 @@ public final class TaskContracts {
                 allows,
                 formats,
                 attributes(where, m.get("attributes")),
-                (int) number(m, "max-chars", where, 200_000));
+                (int) number(m, "max-chars", where, 200_000),
+                quality(m.get("quality"), where));
+    }
+
+    private static io.zerolayer.operators.quality.QualityFloor quality(Object value, String where) {
+        if (value == null) {
+            return io.zerolayer.operators.quality.QualityFloor.BALANCED;
+        }
+        try {
+            return io.zerolayer.operators.quality.QualityFloor.parse(String.valueOf(value));
+        } catch (IllegalArgumentException e) {
+            throw new ContractException(where + "." + e.getMessage());
+        }
     }
 
     private static Map<String, AttributeSpec> attributes(String where, Object spec) {

@@ -79,8 +79,9 @@ public class DecodeAndClassifyFunction
 
     private String extraProfilesYaml;
 
-    /** The user's model catalog file ({@code zerolayer.models.file}), or null. */
-    private String modelsFile;
+    /** The user's encoders and quality profile, if any. */
+    private io.zerolayer.operators.quality.TierSources tiers =
+            io.zerolayer.operators.quality.TierSources.SHIPPED;
 
     private int intraOpThreads = 1;
 
@@ -175,20 +176,15 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
-    /**
-     * Compiles with the encoders of the model catalog {@code file} (null: the shipped ones only),
-     * added when the task opens.
-     */
-    public DecodeAndClassifyFunction withModels(String file) {
-        this.modelsFile = file;
+    /** Compiles with the encoders and quality profile of {@code tiers}, installed at open. */
+    public DecodeAndClassifyFunction withTiers(io.zerolayer.operators.quality.TierSources tiers) {
+        this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
         return this;
     }
 
     @Override
     public void open(OpenContext context) {
-        if (modelsFile != null) { // before compiling: graph ids name every known encoder
-            io.zerolayer.gpu.ModelCatalog.install(java.nio.file.Path.of(modelsFile));
-        }
+        tiers.install(); // before compiling: graph ids name every known encoder
         codec = SingleObjectCodec.of(AnalysisRequest.class);
         if (hardwareSetting == null) {
             estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();
@@ -341,7 +337,13 @@ public class DecodeAndClassifyFunction
         long classifyMicros = (System.nanoTime() - start) / 1_000;
         RequestDecision decision;
         if (classified.compiles()) {
-            decision = RequestDecision.of(classified, compiler);
+            decision =
+                    RequestDecision.of(
+                            classified,
+                            compiler,
+                            qualityFloor(request, classified.contract().quality()),
+                            complianceOf(request)
+                                    == io.zerolayer.operators.execution.ComplianceMode.STRICT);
         } else if (classified.abnormal() && degrades(request.getTenantId())) {
             decision = RequestDecision.safe(classified, compiler, safeModeMaxChars);
         } else {
@@ -404,6 +406,37 @@ public class DecodeAndClassifyFunction
     }
 
     /**
+     * The request's compliance level: its tenant's (the registry's, else the settings'), raised by
+     * its {@code compliance} attribute; standard where no settings were given.
+     */
+    private io.zerolayer.operators.execution.ComplianceMode complianceOf(AnalysisRequest request) {
+        if (compliance == null) {
+            return io.zerolayer.operators.execution.ComplianceMode.STANDARD;
+        }
+        return compliance.complianceOf(
+                request.getTenantId(),
+                request.getAttributes(),
+                tenants == null ? null : tenants.current().compliance(request.getTenantId()));
+    }
+
+    /**
+     * The floor a request runs at: its {@code quality} attribute's, else its task's ({@code task}),
+     * never below its tenant's (the registry's). An attribute naming no floor is ignored, as
+     * attributes never fail a request.
+     */
+    private io.zerolayer.operators.quality.QualityFloor qualityFloor(
+            AnalysisRequest request, io.zerolayer.operators.quality.QualityFloor task) {
+        io.zerolayer.operators.quality.QualityFloor tenant =
+                tenants == null ? null : tenants.current().quality(request.getTenantId());
+        Map<String, String> attributes = request.getAttributes();
+        io.zerolayer.operators.quality.QualityFloor asked =
+                io.zerolayer.operators.quality.QualityFloor.named(
+                        attributes == null ? null : attributes.get("quality"));
+        return io.zerolayer.operators.quality.QualityFloor.max(
+                tenant, asked != null ? asked : task);
+    }
+
+    /**
      * Into how many parts a request is split: one per {@code splitMinTokens / 2} of its estimated
      * encoder tokens, at most one per executor slot; 1 when it is not split.
      */
@@ -417,14 +450,7 @@ public class DecodeAndClassifyFunction
                 || sharder.slots() < 2) {
             return 1;
         }
-        io.zerolayer.operators.execution.ComplianceMode level =
-                compliance.complianceOf(
-                        request.getTenantId(),
-                        request.getAttributes(),
-                        tenants == null
-                                ? null
-                                : tenants.current().compliance(request.getTenantId()));
-        if (level == io.zerolayer.operators.execution.ComplianceMode.STRICT) {
+        if (complianceOf(request) == io.zerolayer.operators.execution.ComplianceMode.STRICT) {
             return 1; // strict requests run whole and alone, one audit entry each
         }
         long perPart = Math.max(1, splitMinTokens / 2);

@@ -162,23 +162,21 @@ public class GraphExecutorFunction
         return this;
     }
 
-    /** The user's model catalog file ({@code zerolayer.models.file}), or null. */
-    private String modelsFile;
+    /** The user's encoders and quality profile, if any. */
+    private io.zerolayer.operators.quality.TierSources tiers =
+            io.zerolayer.operators.quality.TierSources.SHIPPED;
 
     /**
-     * Runs the encoders of the model catalog {@code file} (null: the shipped ones only), added and
-     * checked when the task opens.
+     * Compiles and runs with the encoders and quality profile of {@code tiers}, installed at open.
      */
-    public GraphExecutorFunction withModels(String file) {
-        this.modelsFile = file;
+    public GraphExecutorFunction withTiers(io.zerolayer.operators.quality.TierSources tiers) {
+        this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
         return this;
     }
 
     @Override
     public void open(OpenContext context) {
-        if (modelsFile != null) {
-            io.zerolayer.gpu.ModelCatalog.install(java.nio.file.Path.of(modelsFile));
-        }
+        tiers.install();
         ExecutionSettings execution = setup.execution();
         HardwareFingerprint hardware =
                 TaskManagerHardware.resolve(

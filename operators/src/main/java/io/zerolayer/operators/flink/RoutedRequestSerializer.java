@@ -4,6 +4,7 @@ import io.zerolayer.operators.compiler.CompilableStructure;
 import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.compiler.StructureWorkload;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
+import io.zerolayer.operators.quality.QualityFloor;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureSignature;
 import io.zerolayer.schemas.AnalysisRequest;
@@ -44,7 +45,10 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
     static final int PLAN_KEYED_LAYOUT = 4;
 
     /** Layout 5: and, for a part of a split request, which part it is. */
-    static final int LAYOUT = 5;
+    static final int PARTS_LAYOUT = 5;
+
+    /** Layout 6: and the structure's quality floor and exactness (the tier its plan may choose). */
+    static final int LAYOUT = 6;
 
     /** The layout this serializer reads; it always writes {@link #LAYOUT}. */
     private final int readLayout;
@@ -176,6 +180,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
             out.writeInt(w.textRuns());
             out.writeInt(w.querySequences());
             StringValue.writeString(w.strategy(), out);
+            out.writeByte(s.quality().ordinal());
+            out.writeBoolean(s.exact());
         }
         DocumentContent c = d.content();
         out.writeBoolean(c != null);
@@ -281,17 +287,18 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
             for (int i = 0; i < scopes; i++) {
                 scopeTokens.put(StringValue.readString(in), in.readDouble());
             }
+            StructureWorkload workload =
+                    new StructureWorkload(
+                            scopeTokens, in.readInt(), in.readInt(), StringValue.readString(in));
+            // before layout 6 a structure had no floor of its own: the contracts' default
+            QualityFloor quality =
+                    readLayout >= LAYOUT
+                            ? QualityFloor.values()[in.readByte()]
+                            : QualityFloor.BALANCED;
+            boolean exact = readLayout >= LAYOUT && in.readBoolean();
             structure =
                     new CompilableStructure(
-                            signature,
-                            task,
-                            decoder,
-                            outputFormat,
-                            new StructureWorkload(
-                                    scopeTokens,
-                                    in.readInt(),
-                                    in.readInt(),
-                                    StringValue.readString(in)));
+                            signature, task, decoder, outputFormat, workload, quality, exact);
         }
         DocumentContent content = null;
         if (in.readBoolean()) {
@@ -325,7 +332,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
             content = new DocumentContent(scopes, question, labels, fields, attributes);
         }
         RequestDecision.Part part = null;
-        if (readLayout >= LAYOUT && in.readBoolean()) {
+        if (readLayout >= PARTS_LAYOUT && in.readBoolean()) {
             part = new RequestDecision.Part(in.readInt(), in.readInt());
         }
         return new RequestDecision(
@@ -375,8 +382,9 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     /**
      * The serializer's snapshot: the layout state was written in ({@link #LAYOUT} now). State of
-     * the older {@link #STRUCTURE_KEYED_LAYOUT} and {@link #PLAN_KEYED_LAYOUT} is read by a
-     * serializer of that layout and migrated; any other is incompatible.
+     * the older {@link #STRUCTURE_KEYED_LAYOUT}, {@link #PLAN_KEYED_LAYOUT} and {@link
+     * #PARTS_LAYOUT} is read by a serializer of that layout and migrated; any other is
+     * incompatible.
      */
     public static final class Snapshot implements TypeSerializerSnapshot<RoutedRequest> {
         private int layout = LAYOUT;
@@ -395,6 +403,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
                 throws IOException {
             if (readVersion != LAYOUT
+                    && readVersion != PARTS_LAYOUT
                     && readVersion != PLAN_KEYED_LAYOUT
                     && readVersion != STRUCTURE_KEYED_LAYOUT) {
                 throw new IOException(
@@ -402,6 +411,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                                 + readVersion
                                 + ", which this version reads as none of "
                                 + LAYOUT
+                                + ", "
+                                + PARTS_LAYOUT
                                 + ", "
                                 + PLAN_KEYED_LAYOUT
                                 + " and "

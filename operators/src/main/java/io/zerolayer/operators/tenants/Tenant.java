@@ -11,13 +11,16 @@ import java.util.List;
  * @param compliance its compliance level; null: the settings' ({@code zerolayer.compliance.*})
  * @param safeMode what happens to its prompts of abnormal structure; null: the settings' ({@code
  *     zerolayer.safe-mode.*})
+ * @param quality the lowest quality floor its requests run at (raising a task's own); null: the
+ *     tasks'
  */
 public record Tenant(
         String id,
         List<TenantKey> keys,
         TenantQuotas quotas,
         io.zerolayer.operators.execution.ComplianceMode compliance,
-        io.zerolayer.operators.contracts.SafeModePolicy.Policy safeMode) {
+        io.zerolayer.operators.contracts.SafeModePolicy.Policy safeMode,
+        io.zerolayer.operators.quality.QualityFloor quality) {
     public Tenant {
         keys = List.copyOf(keys);
         java.util.Objects.requireNonNull(quotas, "quotas");

@@ -38,6 +38,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  *              over-quota: backpressure}
  *     compliance-level: 3           # 1 standard, 2 audited, 3 strict; requests may ask for more
  *     safe-mode: strict             # abnormal prompts rejected; degrade: served by the SAFE graph
+ *     quality: best                 # fast, balanced or best: the encoder tier's floor, at least
  * </pre>
  *
  * Parsing is strict: an unknown setting, a duplicate name, a short or non-hex key or a third key is
@@ -122,7 +123,15 @@ public final class TenantRegistry {
             String id = tenantId(e.getKey(), origin);
             String where = "tenant '" + id + "'";
             Map<?, ?> entry = map(e.getValue(), origin, where);
-            only(entry, origin, where, "keys", "quotas", "compliance-level", "safe-mode");
+            only(
+                    entry,
+                    origin,
+                    where,
+                    "keys",
+                    "quotas",
+                    "compliance-level",
+                    "safe-mode",
+                    "quality");
             Map<?, ?> keys = map(entry.get("keys"), origin, where + " keys");
             if (keys.isEmpty() || keys.size() > MAX_KEYS) {
                 throw new TenantRegistryException(
@@ -185,7 +194,18 @@ public final class TenantRegistry {
                     throw new TenantRegistryException(origin + ": " + bad.getMessage());
                 }
             }
-            tenants.put(id, new Tenant(id, parsed, quotas, compliance, safeMode));
+            io.zerolayer.operators.quality.QualityFloor quality = null;
+            if (entry.containsKey("quality")) {
+                try {
+                    quality =
+                            io.zerolayer.operators.quality.QualityFloor.parse(
+                                    String.valueOf(entry.get("quality")));
+                } catch (IllegalArgumentException bad) {
+                    throw new TenantRegistryException(
+                            origin + ": " + where + " " + bad.getMessage());
+                }
+            }
+            tenants.put(id, new Tenant(id, parsed, quotas, compliance, safeMode, quality));
         }
         return new TenantRegistry(
                 tenants,
@@ -210,6 +230,12 @@ public final class TenantRegistry {
                                 .append(HexFormat.of().formatHex(key))
                                 .append("\"\n"));
         return yaml.toString();
+    }
+
+    /** A registered tenant's quality floor; null when the file sets none for it. */
+    public io.zerolayer.operators.quality.QualityFloor quality(String tenantId) {
+        Tenant t = tenants.get(tenantId);
+        return t == null ? null : t.quality();
     }
 
     /** A registered tenant's compliance level; null when the file sets none for it. */

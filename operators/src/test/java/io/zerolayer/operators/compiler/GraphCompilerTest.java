@@ -22,7 +22,8 @@ class GraphCompilerTest {
                     "cpu-generic",
                     new TreeMap<>(Map.of("minilm-l6-v2-fp32", "aa", "minilm-l6-v2-int8", "bb")));
     private final StructureClassifier classifier = new StructureClassifier();
-    private final GraphCompiler compiler = new GraphCompiler(IDENTITY);
+    private final GraphCompiler compiler =
+            new GraphCompiler(IDENTITY, CostEstimator.nominal(), TestQualityProfiles.SHIPPED_LIKE);
 
     @Test
     void compilesOneChunkNodeForEveryScopeBetweenTokenizeAndEncode() {
@@ -78,7 +79,8 @@ class GraphCompilerTest {
         assertThat(compiler.compile(b))
                 .as("compiled once, kept by shape")
                 .isSameAs(compiler.compile(a));
-        assertThat(compiler.compile(a).shape()).isEqualTo("summarize→json doc~5 queries=0");
+        assertThat(compiler.compile(a).shape())
+                .isEqualTo("summarize→json doc~5 queries=0 quality=balanced");
     }
 
     @Test
@@ -126,7 +128,9 @@ class GraphCompilerTest {
 
     @Test
     void aRequestsEstimateIsOfItsOwnWorkloadNotItsShapes() {
-        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        GraphCompiler estimating =
+                new GraphCompiler(
+                        IDENTITY, estimator("cpu-avx2", false), TestQualityProfiles.SHIPPED_LIKE);
         // runs of buckets 3 + 2 (768 + 384 chars as estimated) and 3 + 3 (1536): one document
         // size bucket (4), one plan, two estimates
         ClassifiedPrompt smaller = classifier.classify(paper("a", "600", "b", "300"));
@@ -146,13 +150,19 @@ class GraphCompilerTest {
                                 .node("encode")
                                 .model())
                 .isEqualTo(EncoderModel.MINILM_L6_V2_INT8.id());
-        assertThat(
-                        compiler.compile(classifier.classify("<task:summarize>short"))
-                                .node("encode")
-                                .model())
-                .isEqualTo(EncoderModel.MINILM_L6_V2_FP32.id());
+        // embeddings of every size come from one tier: vectors of two models do not compare
+        String shortEmbed =
+                compiler.compile(classifier.classify("<task:embed>short")).node("encode").model();
         assertThat(
                         compiler.compile(classifier.classify("<task:embed>" + longDoc))
+                                .node("encode")
+                                .model())
+                .isEqualTo(shortEmbed)
+                .isEqualTo(EncoderModel.MINILM_L6_V2_INT8.id());
+        assertThat(
+                        compiler.compile(
+                                        classifier.classify(
+                                                "<task:answer><question>q?</question>" + longDoc))
                                 .node("encode")
                                 .model())
                 .isEqualTo(EncoderModel.MINILM_L6_V2_FP32.id());
@@ -262,7 +272,9 @@ class GraphCompilerTest {
 
     @Test
     void everyChoiceIsRecordedWithItsReasonAndAnEstimateForTheHardware() {
-        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        GraphCompiler estimating =
+                new GraphCompiler(
+                        IDENTITY, estimator("cpu-avx2", false), TestQualityProfiles.SHIPPED_LIKE);
         ClassifiedPrompt longDoc = classifier.classify("<task:summarize>" + LONG_DOC);
         ExecutionPlan plan = estimating.compile(longDoc);
         PlanNode encode = plan.node("encode");
@@ -283,9 +295,28 @@ class GraphCompilerTest {
                         EncoderModel.MINILM_L6_V2_FP32.forwardFlops(62, 52));
         int runs = StructureWorkload.runs(GraphCompiler.workload(longDoc), 1).size();
         assertThat(runs).isGreaterThan(1);
-        // 1.5 s of fp32 against 0.8 s of int8 on cpu-avx2: int8, and the reason says by how much
+        // int8 is within a point of the best tier for summaries and the cheapest: it runs, and
+        // every tier is listed with its quality, estimate and verdict
         assertThat(encode.params().get("precision")).isEqualTo("int8");
-        assertThat(encode.params().get("reason")).contains("int8 saves");
+        assertThat(encode.params().get("reason"))
+                .startsWith(
+                        "minilm-l6-v2-int8: the cheapest tier meeting the balanced floor for"
+                                + " summarize (quality 0.801, best 0.810; test profile)");
+        assertThat(encode.params().get("tier.candidates").split("\n"))
+                .hasSize(EncoderModel.values().size())
+                .anyMatch(
+                        c ->
+                                c.startsWith("minilm-l6-v2-int8 quality=0.801 est=")
+                                        && c.endsWith(": chosen"))
+                .anyMatch(
+                        c ->
+                                c.startsWith("minilm-l6-v2-fp32 quality=0.810")
+                                        && c.contains("ms dearer"))
+                .anyMatch(
+                        c ->
+                                c.startsWith("bge-small-en-v1.5-fp32 quality=0.780")
+                                        && c.contains("lost: below the balanced floor (0.800"));
+        assertThat(encode.params()).containsEntry("quality-floor", "balanced");
         // cpu-avx2 int8 peak: 64 FLOP/cycle/core × 2 cores × 2 GHz = 256 GFLOP/s
         long micros = Long.parseLong(encode.params().get("estimate.micros"));
         assertThat(micros)
@@ -322,23 +353,64 @@ class GraphCompilerTest {
                                 .node("encode")
                                 .params()
                                 .get("reason"))
-                .contains("fp32 keeps their fidelity");
+                .startsWith(
+                        "minilm-l6-v2-fp32: the cheapest tier meeting the balanced floor for"
+                                + " answer");
     }
 
     @Test
-    void shortDocumentsKeepFp32WhereInt8WouldSaveLittle() {
-        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
-        PlanNode encode =
-                estimating
-                        .compile(classifier.classify("<task:summarize>One short ticket."))
-                        .node("encode");
-        assertThat(encode.params()).containsEntry("precision", "fp32");
-        assertThat(encode.params().get("reason")).contains("not worth");
+    void theFloorPicksTheTierAndTheFallbackRunsTheBestCheaperOne() {
+        GraphCompiler estimating =
+                new GraphCompiler(
+                        IDENTITY, estimator("cpu-avx2", false), TestQualityProfiles.SHIPPED_LIKE);
+        CompilableStructure answer =
+                CompilableStructure.of(
+                        classifier.classify("<task:answer><question>q?</question>" + LONG_DOC));
+        ExecutionPlan balanced = estimating.compile(answer);
+        assertThat(balanced.node("encode").model()).isEqualTo("minilm-l6-v2-fp32");
+        // its fallback: of the cheaper tiers, the best for answers (MiniLM int8 0.794 over BGE
+        // int8 0.77), and the reason says what the fallback costs in quality
+        PlanNode fallback =
+                balanced.fallbackNodes().stream()
+                        .filter(n -> n.kind().equals("encode"))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(fallback.model()).isEqualTo("minilm-l6-v2-int8");
+        assertThat(fallback.params().get("reason"))
+                .contains("the best cheaper tier")
+                .contains("quality 0.794 against the main path's 0.810");
+        ExecutionPlan fast =
+                estimating.compile(
+                        answer.withTier(io.zerolayer.operators.quality.QualityFloor.FAST, false));
+        assertThat(fast.node("encode").model()).isEqualTo("minilm-l6-v2-int8");
+        assertThat(fast.graphId()).isNotEqualTo(balanced.graphId());
+        assertThat(fast.shape()).endsWith("quality=fast");
+        CompilableStructure summary =
+                CompilableStructure.of(classifier.classify("<task:summarize>" + LONG_DOC));
+        assertThat(estimating.compile(summary).node("encode").model())
+                .isEqualTo("minilm-l6-v2-int8");
+        assertThat(
+                        estimating
+                                .compile(
+                                        summary.withTier(
+                                                io.zerolayer.operators.quality.QualityFloor.BEST,
+                                                false))
+                                .node("encode")
+                                .model())
+                .isEqualTo("minilm-l6-v2-fp32");
+        // compliance level 3: int8 shows a loss for summaries (0.801 < 0.810), so fp32
+        ExecutionPlan exact = estimating.compile(summary.withTier(null, true));
+        assertThat(exact.node("encode").model()).isEqualTo("minilm-l6-v2-fp32");
+        assertThat(exact.node("encode").params().get("tier.candidates"))
+                .contains("excluded: quantised at compliance level 3");
+        assertThat(exact.shape()).endsWith("quality=balanced exact");
     }
 
     @Test
     void labelsAndQuestionsAreEncodedWithTheDocument() {
-        GraphCompiler estimating = new GraphCompiler(IDENTITY, estimator("cpu-avx2", false));
+        GraphCompiler estimating =
+                new GraphCompiler(
+                        IDENTITY, estimator("cpu-avx2", false), TestQualityProfiles.SHIPPED_LIKE);
         String doc =
                 "Sentence about results. ".repeat(20); // 480 chars: bucket 2, 384 ≈ 4 sentences
         PlanNode plain =
@@ -358,17 +430,26 @@ class GraphCompilerTest {
     @Test
     void aGpuProfileCompilesForCudaOnlyWhereOnnxRuntimeHasTheProvider() {
         ExecutionPlan onCuda =
-                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                new GraphCompiler(
+                                IDENTITY,
+                                estimator("nvidia-a100-40gb", true),
+                                TestQualityProfiles.SHIPPED_LIKE)
                         .compile(classifier.classify("<task:summarize>" + LONG_DOC));
         PlanNode encode = onCuda.node("encode");
         assertThat(encode.params())
                 .containsEntry("device", "cuda")
                 .containsEntry("precision", "fp32")
                 .containsEntry("padding", "pow2");
-        assertThat(encode.params().get("reason")).contains("DynamicQuantizeLinear");
+        assertThat(encode.params().get("tier.candidates"))
+                .contains("minilm-l6-v2-int8 quality=0.801")
+                .contains("DynamicQuantizeLinear");
+        assertThat(encode.params().get("reason")).startsWith("minilm-l6-v2-fp32:");
         // a short ticket is ~60 µs of fp32 on an A100 against 200 µs per run: batch many
         PlanNode ticket =
-                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                new GraphCompiler(
+                                IDENTITY,
+                                estimator("nvidia-a100-40gb", true),
+                                TestQualityProfiles.SHIPPED_LIKE)
                         .compile(classifier.classify("<task:summarize>Short ticket."))
                         .node("encode");
         assertThat(Integer.parseInt(ticket.params().get("batch-size"))).isGreaterThan(8);
@@ -379,7 +460,10 @@ class GraphCompilerTest {
                 .contains("62 sentences");
         // hundreds of sentences: one SGEMM plus its copies beats them; not in the fallback
         ExecutionPlan longer =
-                new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                new GraphCompiler(
+                                IDENTITY,
+                                estimator("nvidia-a100-40gb", true),
+                                TestQualityProfiles.SHIPPED_LIKE)
                         .compile(classifier.classify("<task:summarize>" + LONG_DOC.repeat(8)));
         PlanNode decode = longer.node("decode");
         assertThat(decode.params()).containsEntry("similarity", "cublas");
@@ -387,7 +471,10 @@ class GraphCompilerTest {
                 .filteredOn(n -> n.kind().equals("decode"))
                 .allSatisfy(n -> assertThat(n.params()).containsEntry("similarity", "cpu"));
         assertThat(
-                        new GraphCompiler(IDENTITY, estimator("nvidia-a100-40gb", true))
+                        new GraphCompiler(
+                                        IDENTITY,
+                                        estimator("nvidia-a100-40gb", true),
+                                        TestQualityProfiles.SHIPPED_LIKE)
                                 .compile(classifier.classify("<task:summarize>Short ticket."))
                                 .node("decode")
                                 .params())

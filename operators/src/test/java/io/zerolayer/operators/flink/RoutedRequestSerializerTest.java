@@ -175,8 +175,8 @@ class RoutedRequestSerializerTest {
         DataOutputSerializer id = new DataOutputSerializer(80);
         org.apache.flink.types.StringValue.writeString(now.structureId(), id);
         byte[] once = id.getCopyOfBuffer();
-        // … and, as in layout 4, no part marker at its end
-        byte[] layout3 = dropLast(dropFirst(written, once));
+        // … and, as in layout 4, no part marker at its end nor, as in 5, the structure's tier
+        byte[] layout3 = dropLast(dropTier(dropFirst(written, once), now));
         RoutedRequest back = read(restored.restoreSerializer(), layout3);
         assertThat(back.decision())
                 .as("the structure id routes it, as it did")
@@ -206,11 +206,78 @@ class RoutedRequestSerializerTest {
                                 .resolveSchemaCompatibility(restored)
                                 .isCompatibleAfterMigration())
                 .isTrue();
-        // a layout-4 record is a whole request's, without the part marker
-        byte[] layout4 = dropLast(write(serializer, routed(PAPER, whole)));
+        // a layout-4 record is a whole request's, without the part marker or the tier
+        byte[] layout4 = dropLast(dropTier(write(serializer, routed(PAPER, whole)), whole));
         DataInputDeserializer in = new DataInputDeserializer(layout4);
         assertThat(restored.restoreSerializer().deserialize(in).decision()).isEqualTo(whole);
         assertThat(in.available()).isZero();
+    }
+
+    @Test
+    void aStructuresTierIsKeptAndStateOfThePartsLayoutReadsAsTheTasksDefault() throws Exception {
+        RequestDecision exact =
+                RequestDecision.of(
+                        new StructureClassifier().classify(PAPER),
+                        ROUTING,
+                        io.zerolayer.operators.quality.QualityFloor.BEST,
+                        true);
+        assertThat(exact.structure().quality())
+                .isEqualTo(io.zerolayer.operators.quality.QualityFloor.BEST);
+        RoutedRequestSerializer serializer = new RoutedRequestSerializer();
+        assertThat(read(serializer, write(serializer, routed(PAPER, exact))).decision())
+                .isEqualTo(exact);
+        assertThat(exact.graphId())
+                .as("the floor is part of the plan")
+                .isNotEqualTo(
+                        RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING)
+                                .graphId());
+
+        RequestDecision whole =
+                RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING);
+        RequestDecision part = whole.asPart(new RequestDecision.Part(2, 3), whole.content(), 7);
+        byte[] layout5 = dropTier(write(serializer, routed(PAPER, part)), whole);
+        DataInputDeserializer in = new DataInputDeserializer(layout5);
+        RoutedRequest back =
+                new RoutedRequestSerializer(RoutedRequestSerializer.PARTS_LAYOUT).deserialize(in);
+        assertThat(back.decision()).isEqualTo(part);
+        assertThat(in.available()).isZero();
+    }
+
+    /**
+     * {@code bytes} without the structure's tier (its floor's ordinal and exactness, after the
+     * workload's strategy): a record as layouts before 6 wrote it, whose floor was the default.
+     */
+    private static byte[] dropTier(byte[] bytes, RequestDecision d) throws Exception {
+        assertThat(d.structure().quality())
+                .isEqualTo(io.zerolayer.operators.quality.QualityFloor.BALANCED);
+        DataOutputSerializer strategy = new DataOutputSerializer(16);
+        org.apache.flink.types.StringValue.writeString(
+                d.structure().workload().strategy(), strategy);
+        byte[] s = strategy.getCopyOfBuffer();
+        byte[] withTier = java.util.Arrays.copyOf(s, s.length + 2);
+        withTier[s.length] = (byte) d.structure().quality().ordinal();
+        withTier[s.length + 1] = 0; // not exact
+        byte[] without = dropFirst(bytes, withTier);
+        byte[] out = new byte[without.length + s.length];
+        // put the strategy back where the tier was cut out with it
+        int at = indexOf(bytes, withTier);
+        System.arraycopy(without, 0, out, 0, at);
+        System.arraycopy(s, 0, out, at, s.length);
+        System.arraycopy(without, at, out, at + s.length, without.length - at);
+        return out;
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (bytes[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
     }
 
     /** {@code bytes} without its last byte (a whole request's part marker: false). */

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.quality;
+package io.zerolayer.operators.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.quality;
+package io.zerolayer.operators.eval;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.quality;
+package io.zerolayer.operators.eval;
 
 /**
  * A measured figure with its 95 % confidence interval.

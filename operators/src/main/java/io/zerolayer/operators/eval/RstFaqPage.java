@@ -1,4 +1,4 @@
-package io.zerolayer.operators.quality;
+package io.zerolayer.operators.eval;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

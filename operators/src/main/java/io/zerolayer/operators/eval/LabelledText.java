@@ -1,4 +1,4 @@
-package io.zerolayer.operators.quality;
+package io.zerolayer.operators.eval;
 
 /**
  * One text of a labelled corpus and its right answer.
