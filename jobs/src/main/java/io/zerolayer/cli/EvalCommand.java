@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Measure each encoder tier's answers on labelled public corpora (Reuters-21578,"
-                    + " fortunes, the Python FAQ): accuracy, top-1 and MRR with 95% intervals,"
+                    + " fortunes, the Python FAQ): accuracy, top-1 and MRR with 95%% intervals,"
                     + " int8-vs-fp32 agreement, tokens/s and cost per 1000 requests. Writes a"
                     + " quality profile.",
             "Corpora: " + EvalCorpora.APT_GET

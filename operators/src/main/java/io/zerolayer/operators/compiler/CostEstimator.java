@@ -110,7 +110,8 @@ public final class CostEstimator {
                 "cuda", "hardware profile " + profile.id() + " is a GPU and CUDA is available");
     }
 
-    private boolean onGpu() {
+    /** Whether this estimator's plans run on CUDA. */
+    public boolean onGpu() {
         return device().value().equals("cuda");
     }
 

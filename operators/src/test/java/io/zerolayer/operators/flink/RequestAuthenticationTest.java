@@ -198,6 +198,82 @@ class RequestAuthenticationTest {
         }
     }
 
+    @Test
+    void theTierFloorIsTheRequestsOrTheTasksNeverBelowTheTenantsAndLevel3IsExact()
+            throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        Files.writeString(
+                file,
+                """
+                version: 1
+                tenants:
+                  acme:
+                    keys: {k: "%s"}
+                    quality: best
+                  globex:
+                    keys: {k: "%s"}
+                    compliance-level: 3
+                """
+                        .formatted(hex(ACME_KEY), hex(GLOBEX_KEY)));
+        TenantCredentials globex = TenantCredentials.of("globex", GLOBEX_KEY);
+        RequestAuthenticator authenticator = new RequestAuthenticator(Duration.ofMinutes(5));
+        try (var h =
+                classifierHarness(
+                        new DecodeAndClassifyFunction(
+                                        CONTRACTS,
+                                        null,
+                                        ADMISSION,
+                                        DEGRADE,
+                                        new HotGraphSharder(2, 128, 25, 0.5))
+                                .withTenants(file.toString(), null)
+                                .withAuthentication(authenticator, authenticator.replayWindow())
+                                .withSplitting(0, ExecutionSettings.DEFAULTS))) {
+            h.processElement(signedWith(ACME, "acme-default", null), 0);
+            h.processElement(signedWith(ACME, "acme-fast", "fast"), 0);
+            h.processElement(signedWith(globex, "globex-default", null), 0);
+            h.processElement(signedWith(globex, "globex-fast", "FAST"), 0);
+            h.processElement(signedWith(globex, "globex-bogus", "cheapest"), 0);
+
+            Map<String, io.zerolayer.operators.compiler.CompilableStructure> structures =
+                    new java.util.HashMap<>();
+            h.extractOutputValues()
+                    .forEach(
+                            r ->
+                                    structures.put(
+                                            r.request().getRequestId(), r.decision().structure()));
+            assertThat(structures).hasSize(5);
+            var best = io.zerolayer.operators.quality.QualityFloor.BEST;
+            var balanced = io.zerolayer.operators.quality.QualityFloor.BALANCED;
+            var fast = io.zerolayer.operators.quality.QualityFloor.FAST;
+            assertThat(structures.get("acme-default").quality()).isEqualTo(best);
+            assertThat(structures.get("acme-fast").quality())
+                    .as("never below the tenant's")
+                    .isEqualTo(best);
+            assertThat(structures.get("globex-default").quality())
+                    .as("the task's")
+                    .isEqualTo(balanced);
+            assertThat(structures.get("globex-fast").quality()).isEqualTo(fast);
+            assertThat(structures.get("globex-bogus").quality()).isEqualTo(balanced);
+            assertThat(structures.get("acme-default").exact()).isFalse();
+            assertThat(structures.get("globex-default").exact()).as("level 3").isTrue();
+            assertThat(deadLetters(h)).isEmpty();
+        }
+    }
+
+    private static RawRecord signedWith(TenantCredentials who, String id, String quality) {
+        AnalysisRequest r =
+                request(id, "<task:summarize> The tenant pays rent monthly.", who.tenantId());
+        if (quality != null) {
+            r.setAttributes(Map.of("quality", quality));
+        }
+        byte[] value = CODEC.encode(r);
+        RecordHeaders headers = new RecordHeaders();
+        who.sign(headers, id, value, System.currentTimeMillis());
+        RawRecord raw = FlinkFunctionsTest.raw(value);
+        raw.setHeaders(headers.toArray());
+        return raw;
+    }
+
     private KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
             harness(Path tenantsFile) throws Exception {
         RequestAuthenticator authenticator = new RequestAuthenticator(Duration.ofMinutes(5));
