@@ -54,7 +54,7 @@ public final class BenchWorker {
 
     private static int ceilingRequests(Workload w) {
         return switch (w) {
-            case CUSTOMER_SERVICE, UNIQUE, MIXED -> 400;
+            case CUSTOMER_SERVICE, UNIQUE, MIXED, LABELLED -> 400;
             case LONG_PAPERS -> 30;
             case CONTRACT_REVIEW -> 60;
         };
@@ -351,6 +351,16 @@ public final class BenchWorker {
                         p.latency().p50(),
                         p.latency().p99(),
                         p.delivery().p50()));
+        if (p.graded() > 0) {
+            progress(
+                    system,
+                    String.format(
+                            Locale.ROOT,
+                            "  %d of %d labelled answers right (%.1f %%)",
+                            p.right(),
+                            p.graded(),
+                            100.0 * p.right() / p.graded()));
+        }
     }
 
     static void progress(String system, String message) {

@@ -63,6 +63,34 @@ public final class ComparisonBench {
 
     private ComparisonBench() {}
 
+    /** The tier the labelled stream is also run pinned to: the highest published MTEB score. */
+    static final String PINNED_TIER = "bge-small-en-v1.5-fp32";
+
+    /**
+     * The shipped quality profile with only {@code tier}'s figures: the compiler can choose no
+     * other.
+     */
+    @SuppressWarnings("unchecked")
+    static String onlyTier(String tier) throws IOException {
+        try (var in =
+                ComparisonBench.class.getResourceAsStream("/zerolayer/quality-profiles.yaml")) {
+            if (in == null) {
+                throw new IOException("The shipped quality profile is not on the classpath");
+            }
+            Map<String, Object> root =
+                    new org.yaml.snakeyaml.Yaml(
+                                    new org.yaml.snakeyaml.constructor.SafeConstructor(
+                                            new org.yaml.snakeyaml.LoaderOptions()))
+                            .load(in);
+            Map<String, Object> tiers = (Map<String, Object>) root.get("tiers");
+            tiers.keySet().retainAll(List.of(tier));
+            if (tiers.isEmpty()) {
+                throw new IOException("The shipped quality profile does not measure " + tier);
+            }
+            return new org.yaml.snakeyaml.Yaml().dump(root);
+        }
+    }
+
     /** Runs the comparison; returns the JSON file written. */
     public static Path run(Options o) throws Exception {
         Files.createDirectories(o.outDir());
@@ -210,6 +238,34 @@ public final class ComparisonBench {
                                         List.of(),
                                         List.of(),
                                         withDelivery(cacheOff, deliveries.get(0)),
+                                        contracts,
+                                        taskModels,
+                                        List.of(),
+                                        0,
+                                        ceiling,
+                                        Map.of())));
+            }
+            String labelled = Workload.LABELLED.id();
+            if (o.systems().contains(ZEROLAYER) && all.contains(labelled)) {
+                // the labelled stream again, every plan pinned to the best published tier: what
+                // the compiler's choice is measured against, in accuracy and CPU
+                Map<String, String> pinned = new LinkedHashMap<>(flinkConf);
+                Path profile = work.resolve("quality-bge-fp32-only.yaml");
+                Files.writeString(profile, onlyTier(PINNED_TIER));
+                pinned.put("zerolayer.quality-profiles.file", profile.toString());
+                report.set(
+                        "labelledPinned",
+                        runWorker(
+                                o,
+                                work,
+                                plan(
+                                        o,
+                                        ZEROLAYER,
+                                        p,
+                                        List.of(labelled),
+                                        List.of(),
+                                        List.of(),
+                                        withDelivery(pinned, deliveries.get(0)),
                                         contracts,
                                         taskModels,
                                         List.of(),

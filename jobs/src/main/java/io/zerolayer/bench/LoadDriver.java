@@ -60,12 +60,15 @@ final class LoadDriver {
             Map<String, Double> cpuMillisPerRequestByThreads,
             long peakRssBytes,
             int compiles,
-            double meanRouteMicros) {}
+            double meanRouteMicros,
+            int graded,
+            int right) {}
 
     private static final class Outcome {
         final long scheduledNanos;
         final boolean measured;
         volatile String kind;
+        volatile io.zerolayer.operators.eval.LabelledPrompts.LabelledPrompt expected;
         volatile long repliedNanos;
         volatile long repliedAtMillis;
         volatile AnalysisResponse response;
@@ -160,6 +163,7 @@ final class LoadDriver {
     private CompletableFuture<AnalysisResponse> send(
             Workload.Request r, Outcome o, Instant submittedAt) {
         o.kind = r.kind();
+        o.expected = r.expected();
         AnalysisRequest request =
                 AnalysisRequest.newBuilder()
                         .setRequestId(r.id() + "#" + sent.incrementAndGet())
@@ -220,6 +224,8 @@ final class LoadDriver {
         int lost = 0;
         int compiles = 0;
         long routeMicros = 0;
+        int graded = 0;
+        int right = 0;
         int completedInWindow = 0;
         long lastReply = measureFrom;
         List<Long> latencies = new ArrayList<>();
@@ -238,6 +244,12 @@ final class LoadDriver {
                 continue;
             }
             AnalysisResponse r = o.response;
+            if (o.expected != null) { // a labelled request: was its answer right?
+                graded++;
+                if (r.getStatus() == ResponseStatus.OK && o.expected.right(r.getOutput())) {
+                    right++;
+                }
+            }
             if (r.getStatus() == ResponseStatus.OK) {
                 ok++;
             } else {
@@ -279,7 +291,9 @@ final class LoadDriver {
                 perRequest(byThreads, answered),
                 peak,
                 compiles,
-                answered == 0 ? 0 : (double) routeMicros / answered);
+                answered == 0 ? 0 : (double) routeMicros / answered,
+                graded,
+                right);
     }
 
     private static Map<String, Latencies> latencyByKind(Map<String, List<Long>> byKind) {

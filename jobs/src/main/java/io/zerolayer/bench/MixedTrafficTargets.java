@@ -12,6 +12,62 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 final class MixedTrafficTargets {
     private MixedTrafficTargets() {}
 
+    /** The labelled stream's right answers of a phase, as a proportion with its interval. */
+    static io.zerolayer.operators.eval.Interval accuracy(JsonNode phase) {
+        return io.zerolayer.operators.eval.Interval.proportion(
+                phase.path("right").asInt(), phase.path("graded").asInt());
+    }
+
+    /** The closed loop of the labelled stream pinned to one tier, or null. */
+    static JsonNode pinned(BenchReport r) {
+        for (JsonNode phase : r.report.path("labelledPinned").path("phases")) {
+            if (phase.path("mode").asText().equals("closed")) {
+                return phase;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Issue 33's targets on the labelled stream: the compiler's tiers within a point of every plan
+     * pinned to bge fp32 at ≤ 0.6 × its CPU a request, and ≥ 1.5 × the runtime router's throughput
+     * at equal or better accuracy.
+     */
+    private static void labelled(BenchReport r, ArrayNode out) {
+        String w = Workload.LABELLED.id();
+        JsonNode z = r.phase(ComparisonBench.ZEROLAYER, r.parallelism, w, "closed", 0);
+        if (z == null) {
+            return;
+        }
+        JsonNode bge = pinned(r);
+        if (bge != null) {
+            double loss = accuracy(bge).value() - accuracy(z).value();
+            double cpu =
+                    z.path("cpuSecondsPerRequest").asDouble()
+                            / bge.path("cpuSecondsPerRequest").asDouble();
+            BenchReport.targetMeasured(
+                    out,
+                    "labelled: accuracy within 1 point of always-"
+                            + ComparisonBench.PINNED_TIER
+                            + " at ≤ 0.6 × its CPU a request",
+                    String.format(
+                            java.util.Locale.ROOT, "%+.1f points, %.2f × CPU", -100 * loss, cpu),
+                    -100 * loss,
+                    loss <= 0.01 && cpu <= 0.6);
+        }
+        JsonNode router = r.phase(ComparisonBench.ROUTER, r.parallelism, w, "closed", 0);
+        if (router != null) {
+            double ratio = BenchReport.rps(z) / BenchReport.rps(router);
+            double gain = accuracy(z).value() - accuracy(router).value();
+            BenchReport.targetMeasured(
+                    out,
+                    "labelled: ≥ 1.5 × the runtime router at equal or better accuracy",
+                    String.format(java.util.Locale.ROOT, "%.2f ×, %+.1f points", ratio, 100 * gain),
+                    ratio,
+                    ratio >= 1.5 && gain >= 0);
+        }
+    }
+
     static void add(BenchReport r, ArrayNode out) {
         int p = r.parallelism;
         String mixed = Workload.MIXED.id();
@@ -61,6 +117,7 @@ final class MixedTrafficTargets {
                     ratio,
                     ratio >= 0.97);
         }
+        labelled(r, out);
         int mib = 1 << 20;
         for (JsonNode phase : r.phases(ComparisonBench.ZEROLAYER, p)) {
             JsonNode ceiling = r.ceilingRow("size", p, mib);

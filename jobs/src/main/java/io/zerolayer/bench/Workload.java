@@ -1,5 +1,7 @@
 package io.zerolayer.bench;
 
+import io.zerolayer.operators.eval.EvalCorpora;
+import io.zerolayer.operators.eval.LabelledPrompts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +28,10 @@ import java.util.SplittableRandom;
  *       sections (termination, liability, confidentiality, general) are one standard boilerplate,
  *       the others unique.
  *   <li>{@link #MIXED}: 70% customer service, 15% contracts, 5% papers, 10% other short tasks.
+ *   <li>{@link #LABELLED}: the labelled public corpora of {@code zerolayer eval} (Reuters-21578
+ *       topics, fortunes, Python FAQ questions over their page) in a seeded order, each request
+ *       with its right answer, so each system's accuracy is measured beside its speed. Read from
+ *       the Debian packages ({@link EvalCorpora}); absent without them.
  * </ul>
  */
 public enum Workload {
@@ -33,7 +39,8 @@ public enum Workload {
     UNIQUE("unique"),
     LONG_PAPERS("papers"),
     CONTRACT_REVIEW("contracts"),
-    MIXED("mixed");
+    MIXED("mixed"),
+    LABELLED("labelled");
 
     private final String id;
 
@@ -55,14 +62,74 @@ public enum Workload {
         throw new IllegalArgumentException(
                 "Unknown workload '"
                         + id
-                        + "'; use customer-service, unique, papers, contracts or mixed");
+                        + "'; use customer-service, unique, papers, contracts, mixed or labelled");
     }
 
     /**
      * One request of a stream: its id, prompt and request attributes, and its kind ({@code ticket},
-     * {@code short}, {@code contract}, {@code paper} or {@code document}) for latency by kind.
+     * {@code short}, {@code contract}, {@code paper}, {@code document}, {@code classify} or {@code
+     * answer}) for latency by kind; a labelled request carries its right answer ({@code expected}),
+     * others null.
      */
-    public record Request(String id, String prompt, Map<String, String> attributes, String kind) {}
+    public record Request(
+            String id,
+            String prompt,
+            Map<String, String> attributes,
+            String kind,
+            LabelledPrompts.LabelledPrompt expected) {
+        public Request(String id, String prompt, Map<String, String> attributes, String kind) {
+            this(id, prompt, attributes, kind, null);
+        }
+    }
+
+    /** Where the labelled stream's corpora are installed; {@code /} unless a test says. */
+    static final String CORPORA_ROOT_PROPERTY = "zerolayer.bench.corpora-root";
+
+    /** The labelled stream's prompts, read once per JVM. */
+    private static final class Labelled {
+        static final List<LabelledPrompts.LabelledPrompt> PROMPTS = read();
+
+        private static List<LabelledPrompts.LabelledPrompt> read() {
+            EvalCorpora corpora =
+                    new EvalCorpora(
+                            java.nio.file.Path.of(System.getProperty(CORPORA_ROOT_PROPERTY, "/")));
+            List<LabelledPrompts.LabelledPrompt> all = new ArrayList<>();
+            try {
+                for (var c : corpora.classification()) {
+                    all.addAll(LabelledPrompts.classification(c));
+                }
+                var faq = corpora.pythonFaq();
+                if (faq != null) {
+                    all.addAll(LabelledPrompts.questions(faq));
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            if (!corpora.missing().isEmpty()) {
+                throw new IllegalStateException(
+                        "The labelled stream needs every corpus: "
+                                + String.join("; ", corpora.missing()));
+            }
+            return List.copyOf(all);
+        }
+    }
+
+    /**
+     * What the labelled stream lacks on this machine (each missing corpus with the package that
+     * installs it); empty when it can run.
+     */
+    public static List<String> labelledMissing() {
+        EvalCorpora corpora =
+                new EvalCorpora(
+                        java.nio.file.Path.of(System.getProperty(CORPORA_ROOT_PROPERTY, "/")));
+        try {
+            corpora.classification();
+            corpora.pythonFaq();
+        } catch (java.io.IOException e) {
+            return List.of(e.getMessage());
+        }
+        return corpora.missing();
+    }
 
     /** An endless, deterministic stream of this workload's requests. */
     public Stream stream(long seed) {
@@ -106,15 +173,41 @@ public enum Workload {
             this.boilerplate = boilerplate(shared);
         }
 
+        /** The labelled stream's order: each pass over the corpora shuffled by the seed. */
+        private int[] labelledOrder;
+
         public Request next() {
             String id = workload.id + "-" + n++;
+            if (workload == LABELLED) {
+                return labelled(id);
+            }
             return switch (workload) {
                 case CUSTOMER_SERVICE -> customerService(id);
                 case UNIQUE -> triage(id);
                 case LONG_PAPERS -> paper(id);
                 case CONTRACT_REVIEW -> contract(id);
                 case MIXED -> mixed(id);
+                case LABELLED -> throw new IllegalStateException("handled above");
             };
+        }
+
+        private Request labelled(String id) {
+            List<LabelledPrompts.LabelledPrompt> all = Labelled.PROMPTS;
+            int k = (int) ((n - 1) % all.size());
+            if (labelledOrder == null || k == 0) {
+                labelledOrder = new int[all.size()];
+                for (int i = 0; i < labelledOrder.length; i++) {
+                    labelledOrder[i] = i;
+                }
+                for (int i = labelledOrder.length - 1; i > 0; i--) { // Fisher–Yates
+                    int j = random.nextInt(i + 1);
+                    int t = labelledOrder[i];
+                    labelledOrder[i] = labelledOrder[j];
+                    labelledOrder[j] = t;
+                }
+            }
+            LabelledPrompts.LabelledPrompt p = all.get(labelledOrder[k]);
+            return new Request(id, p.prompt(), Map.of(), p.task(), p);
         }
 
         private Request mixed(String id) {

@@ -39,8 +39,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--workloads",
             split = ",",
-            defaultValue = "customer-service,unique,papers,contracts,mixed",
-            description = "Workloads measured closed-loop. Default: ${DEFAULT-VALUE}.")
+            defaultValue = "customer-service,unique,papers,contracts,mixed,labelled",
+            description =
+                    "Workloads measured closed-loop. labelled (the public corpora of zerolayer"
+                            + " eval, each answer graded) needs their Debian packages and is left"
+                            + " out, with a note, where they are missing. Default:"
+                            + " ${DEFAULT-VALUE}.")
     List<String> workloads;
 
     @Option(
@@ -192,6 +196,12 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int p = parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors();
         List<Workload> closed = workloads.stream().map(Workload::byId).toList();
+        if (closed.contains(Workload.LABELLED) && !Workload.labelledMissing().isEmpty()) {
+            System.err.println(
+                    "The labelled stream is left out: "
+                            + String.join("; ", Workload.labelledMissing()));
+            closed = closed.stream().filter(w -> w != Workload.LABELLED).toList();
+        }
         // an open loop runs at a share of the closed loop's maximum: only workloads measured both
         // ways
         List<Workload> open =

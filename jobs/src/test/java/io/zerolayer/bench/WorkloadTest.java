@@ -24,6 +24,29 @@ class WorkloadTest {
     }
 
     @Test
+    void theLabelledStreamSendsEveryCorpusPromptOncePerPassEachWithItsAnswer() {
+        // the fixtures (surefire's zerolayer.bench.corpora-root): 4 + 6 + 22 texts, 3 questions
+        List<Workload.Request> pass = Workload.LABELLED.take(7, 35);
+        assertThat(pass).allSatisfy(r -> assertThat(r.expected()).isNotNull());
+        assertThat(pass.stream().map(r -> r.expected().id()).distinct()).hasSize(35);
+        assertThat(pass).extracting(Workload.Request::kind).contains("classify", "answer");
+        Workload.Request question =
+                pass.stream().filter(r -> r.kind().equals("answer")).findFirst().orElseThrow();
+        assertThat(
+                        question.expected()
+                                .right("{\"scope\":\"" + question.expected().expected() + "\"}"))
+                .isTrue();
+        assertThat(question.expected().right("{\"scope\":\"section:q99\"}")).isFalse();
+        assertThat(question.expected().right("not json")).isFalse();
+        // the next pass is shuffled anew
+        List<Workload.Request> next = Workload.LABELLED.take(7, 70).subList(35, 70);
+        assertThat(next.stream().map(r -> r.expected().id()).distinct()).hasSize(35);
+        assertThat(next.stream().map(r -> r.expected().id()).toList())
+                .isNotEqualTo(pass.stream().map(r -> r.expected().id()).toList());
+        assertThat(Workload.labelledMissing()).isEmpty();
+    }
+
+    @Test
     void everyGeneratedPromptCompilesUnderTheBenchContracts() {
         for (Workload w : Workload.values()) {
             for (Workload.Request r : w.take(42, 300)) {
@@ -161,6 +184,6 @@ class WorkloadTest {
     void anUnknownWorkloadNamesTheKnownOnes() {
         assertThatThrownBy(() -> Workload.byId("chat"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("customer-service, unique, papers, contracts or mixed");
+                .hasMessageContaining("customer-service, unique, papers, contracts, mixed or labelled");
     }
 }

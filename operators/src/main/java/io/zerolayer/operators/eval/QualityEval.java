@@ -1,14 +1,9 @@
 package io.zerolayer.operators.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.costs.PriceSheet;
-import io.zerolayer.operators.documents.AnalysisTask;
-import io.zerolayer.operators.documents.Document;
-import io.zerolayer.operators.documents.DocumentFormat;
 import io.zerolayer.operators.execution.PerRequestAnalysis;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
@@ -35,8 +30,6 @@ import java.util.function.Consumer;
  * requests at the price sheet's rates.
  */
 public final class QualityEval {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /**
      * @param tiers the encoders to measure, fp32 before int8 within a family (for agreement)
      * @param intraOpThreads ONNX Runtime threads per session; 0 lets it choose
@@ -157,30 +150,17 @@ public final class QualityEval {
 
     private Score classify(
             SentenceEncoder encoder, ClassificationCorpus corpus, Map<String, float[]> vectors) {
-        AnalysisTask task =
-                AnalysisTask.builder("classify")
-                        .outputFormat("json")
-                        .labels(String.join(", ", corpus.hypotheses().values()))
-                        .build();
-        Map<String, String> labelOf = new HashMap<>();
-        corpus.hypotheses().forEach((label, text) -> labelOf.put(text, label));
         Meter meter = new Meter(encoder.model(), corpus.name(), corpus.items().size());
         int right = 0;
-        for (LabelledText item : corpus.items()) {
-            String prompt =
-                    task.promptFor(
-                            new Document(
-                                    null, List.of(new Document.Section(null, null, item.text()))),
-                            DocumentFormat.TEXT);
-            PerRequestAnalysis.Analysis a = analyse(prompt, encoder, null, meter);
-            String label = labelOf.get(field(a.output(), "label"));
-            if (item.label().equals(label)) {
+        List<LabelledPrompts.LabelledPrompt> prompts = LabelledPrompts.classification(corpus);
+        for (LabelledPrompts.LabelledPrompt p : prompts) {
+            PerRequestAnalysis.Analysis a = analyse(p.prompt(), encoder, null, meter);
+            if (p.right(a.output())) {
                 right++;
             }
-            vectors.put(corpus.name() + "/" + item.id(), documentVector(a.input()));
+            vectors.put(p.id(), documentVector(a.input()));
         }
-        return meter.score(
-                "classify", "accuracy", Interval.proportion(right, corpus.items().size()));
+        return meter.score("classify", "accuracy", Interval.proportion(right, prompts.size()));
     }
 
     private List<Score> answer(SentenceEncoder encoder, FaqCorpus faq) {
@@ -188,38 +168,20 @@ public final class QualityEval {
         int right = 0;
         List<Double> reciprocalRanks = new ArrayList<>();
         for (FaqCorpus.Page page : faq.pages()) {
-            List<Document.Section> sections = new ArrayList<>();
-            for (int i = 0; i < page.sections().size(); i++) {
-                sections.add(
-                        new Document.Section(
-                                sectionName(i), null, page.sections().get(i).answer()));
-            }
-            Document document = new Document(null, sections);
             // the page's chunks are encoded once and reused for each of its questions
             Map<LongBuffer, float[]> pageVectors = new HashMap<>();
-            for (int i = 0; i < page.sections().size(); i++) {
-                String prompt =
-                        AnalysisTask.builder("answer")
-                                .outputFormat("json")
-                                .question(page.sections().get(i).question())
-                                .build()
-                                .promptFor(document, DocumentFormat.TEXT);
-                PerRequestAnalysis.Analysis a = analyse(prompt, encoder, pageVectors, meter);
-                String scope = "section:" + sectionName(i); // the scope its chunks carry
-                if (scope.equals(field(a.output(), "scope"))) {
+            for (LabelledPrompts.LabelledPrompt p : LabelledPrompts.questions(faq.name(), page)) {
+                PerRequestAnalysis.Analysis a = analyse(p.prompt(), encoder, pageVectors, meter);
+                if (p.right(a.output())) {
                     right++;
                 }
-                reciprocalRanks.add(1.0 / rankOf(scope, a.input()));
+                reciprocalRanks.add(1.0 / rankOf(p.expected(), a.input()));
             }
         }
         double[] rr = reciprocalRanks.stream().mapToDouble(Double::doubleValue).toArray();
         return List.of(
                 meter.score("answer", "top1", Interval.proportion(right, rr.length)),
                 meter.score("answer", "mrr", Interval.mean(rr)));
-    }
-
-    private static String sectionName(int i) {
-        return "q" + (i + 1);
     }
 
     /** The rank of {@code scope} among the sections, each scored by its best chunk. */
@@ -286,15 +248,6 @@ public final class QualityEval {
                         cache);
         meter.add(a);
         return a;
-    }
-
-    private static String field(String json, String name) {
-        try {
-            JsonNode node = JSON.readTree(json);
-            return node.path(name).asText(null);
-        } catch (IOException e) {
-            throw new IllegalStateException("The decoder's JSON did not parse: " + json, e);
-        }
     }
 
     private ClassificationCorpus limited(ClassificationCorpus c) {
