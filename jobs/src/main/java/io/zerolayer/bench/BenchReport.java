@@ -193,9 +193,9 @@ final class BenchReport {
                     + "tokens/s: encoder tokens ([CLS]/[SEP] included) of the stream's requests as"
                     + " compiled for this machine, × requests/s. CPU s/req: the whole process"
                     + " (broker, Flink, client and ONNX Runtime; the ceiling only encodes). decide:"
-                    + " classify + graph id (zerolayer); classify, features and model pick, by the"
-                    + " compiler's rule (router). Compiles and hit ratio: graphs compiled during"
-                    + " the measured phase, after warm-up.\n\n");
+                    + " classify + graph id (zerolayer); classify, features and the tier by size"
+                    + " and published score (router). Compiles and hit ratio: graphs compiled"
+                    + " during the measured phase, after warm-up.\n\n");
     }
 
     private void scaling(StringBuilder md) {

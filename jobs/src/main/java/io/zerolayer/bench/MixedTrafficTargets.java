@@ -89,6 +89,17 @@ final class MixedTrafficTargets {
             int compiles = phase.path("compiles").asInt();
             int answered = phase.path("ok").asInt() + phase.path("failed").asInt();
             double hitRatio = answered == 0 ? 0 : 1 - (double) compiles / answered;
+            if (phase.path("workload").asText().equals(Workload.LABELLED.id())) {
+                // public corpora: their documents spread over many sizes, so shapes keep coming
+                // after a short warm-up; only the hit ratio is a target there
+                BenchReport.target(
+                        out,
+                        "hit ratio ≥ 0.95, labelled (" + compiles + " compiles)",
+                        "%.3f",
+                        hitRatio,
+                        hitRatio >= 0.95);
+                continue;
+            }
             BenchReport.target(
                     out,
                     "hit ratio ≥ 0.95 and ≤ 3 compiles after warm-up, "

@@ -184,6 +184,7 @@ class WorkloadTest {
     void anUnknownWorkloadNamesTheKnownOnes() {
         assertThatThrownBy(() -> Workload.byId("chat"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("customer-service, unique, papers, contracts, mixed or labelled");
+                .hasMessageContaining(
+                        "customer-service, unique, papers, contracts, mixed or labelled");
     }
 }
