@@ -6,8 +6,9 @@
 #   gpu-udf/device-check/run.sh         # results in $OUT, else gpu-udf/device-check/out
 # It runs (1) the JavaCPP half on the bundled Java runtime: device discovery and profile mapping,
 # pinned vs pageable host->device copies, the similarity stage on cuBLAS against the CPU; and
-# (2) the Python half: the int8 encoder under ONNX Runtime's CUDA provider at the batch sizes
-# the compiler plans for this GPU, and a measured hardware profile.
+# (2) the Python half: every encoder tier of the catalog (structural copies: the real graphs, their
+# weights zeroed) and each fp32 one as fp16, under ONNX Runtime's CUDA provider at the batch sizes
+# the compiler plans for this GPU, and a measured hardware profile with a peak per precision.
 set -euo pipefail
 start=$(date +%s)
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,9 +30,9 @@ set +e
   io.zerolayer.gpu.devicecheck.DeviceCheckMain "$BUNDLE/plan.json" "$OUT" 2>&1 | tee "$OUT/java.log"
 java_rc=${PIPESTATUS[0]}
 
-echo "== Python half: int8 encoder under ONNX Runtime's CUDA provider =="
+echo "== Python half: every tier (and fp32 ones as fp16) under ONNX Runtime's CUDA provider =="
 python3 "$HERE/device_check.py" \
-  --model "$BUNDLE/model/minilm-l6-v2-int8.onnx" \
+  --plan "$BUNDLE/plan.json" --bundle "$BUNDLE" \
   --report "$OUT/java-report.json" \
   --out "$OUT" 2>&1 | tee "$OUT/python.log"
 python_rc=${PIPESTATUS[0]}

@@ -47,6 +47,20 @@ class DeviceCheckBundleTest {
         assertThat(h200.get("batch-sizes").get(h200.get("batch-sizes").size() - 1).asInt())
                 .isGreaterThan(1);
         assertThat(plan.path("profiles").has("cpu-avx2")).isFalse();
+        // every tier of the catalog travels as a structural copy, fp32 ones to be timed as fp16 too
+        assertThat(plan.get("tiers"))
+                .extracting(t -> t.get("id").asText())
+                .containsExactlyElementsOf(
+                        io.zerolayer.gpu.EncoderModel.values().stream()
+                                .map(io.zerolayer.gpu.EncoderModel::id)
+                                .toList());
+        for (JsonNode tier : plan.get("tiers")) {
+            assertThat(bundle.resolve(tier.get("file").asText())).isRegularFile();
+            assertThat(tier.get("also-fp16").asBoolean())
+                    .isEqualTo(tier.get("precision").asText().equals("fp32"));
+            assertThat(tier.get("cuda-plannable").asBoolean())
+                    .isEqualTo(!tier.get("precision").asText().equals("int8"));
+        }
 
         Path out = dir.resolve("out");
         ProcessBuilder withEnv =
