@@ -44,7 +44,8 @@ public final class Pooling {
         return vectors;
     }
 
-    private static void normalize(float[] v) {
+    /** Scales {@code v} to unit length in place (a zero vector stays zero). */
+    public static void normalize(float[] v) {
         double norm = 0;
         for (float x : v) {
             norm += x * x;

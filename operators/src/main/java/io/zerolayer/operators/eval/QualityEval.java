@@ -224,14 +224,7 @@ public final class QualityEval {
                 sum[k] += v[k];
             }
         }
-        double norm = 0;
-        for (float x : sum) {
-            norm += x * x;
-        }
-        float inv = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
-        for (int k = 0; k < sum.length; k++) {
-            sum[k] *= inv;
-        }
+        Pooling.normalize(sum);
         return sum;
     }
 

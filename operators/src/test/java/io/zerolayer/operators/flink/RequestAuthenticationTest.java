@@ -266,12 +266,7 @@ class RequestAuthenticationTest {
         if (quality != null) {
             r.setAttributes(Map.of("quality", quality));
         }
-        byte[] value = CODEC.encode(r);
-        RecordHeaders headers = new RecordHeaders();
-        who.sign(headers, id, value, System.currentTimeMillis());
-        RawRecord raw = FlinkFunctionsTest.raw(value);
-        raw.setHeaders(headers.toArray());
-        return raw;
+        return signed(who, r, System.currentTimeMillis(), null);
     }
 
     private KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
@@ -300,7 +295,13 @@ class RequestAuthenticationTest {
 
     static RawRecord signed(
             TenantCredentials who, String id, String prompt, long timestamp, String replyTopic) {
-        byte[] value = CODEC.encode(request(id, prompt, who.tenantId()));
+        return signed(who, request(id, prompt, who.tenantId()), timestamp, replyTopic);
+    }
+
+    private static RawRecord signed(
+            TenantCredentials who, AnalysisRequest request, long timestamp, String replyTopic) {
+        String id = request.getRequestId();
+        byte[] value = CODEC.encode(request);
         RecordHeaders headers = new RecordHeaders();
         if (replyTopic != null) {
             headers.add(ZeroLayerHeaders.REPLY_TOPIC, replyTopic.getBytes(StandardCharsets.UTF_8));
