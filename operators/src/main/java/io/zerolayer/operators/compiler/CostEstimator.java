@@ -179,7 +179,11 @@ public final class CostEstimator {
         int seqLen = (int) Math.round((double) tokens / sequences); // the mean padded length
         long activations = tokens * model.hiddenSize() * Float.BYTES * model.layers() * 8;
         long bytes = Math.round(runs * graph.weightBytes()) + activations; // a run reads them
-        double peak = peak(model.precision().equals("int8") ? "int8" : "fp32");
+        // an fp16 tier runs at the profile's fp16 peak where it has one, else as fp32
+        double peak = peak(model.precision());
+        if (Double.isNaN(peak) || peak <= 0) {
+            peak = peak("fp32");
+        }
         double computeSeconds =
                 (Double.isNaN(peak) || peak <= 0 ? 0 : flops / (peak * profile.productEfficiency()))
                         + (double) tokens * profile.otherOpsMicrosPerToken() / 1e6;
