@@ -70,24 +70,14 @@ public final class ComparisonBench {
      * The shipped quality profile with only {@code tier}'s figures: the compiler can choose no
      * other.
      */
-    @SuppressWarnings("unchecked")
     static String onlyTier(String tier) throws IOException {
         try (var in =
                 ComparisonBench.class.getResourceAsStream("/zerolayer/quality-profiles.yaml")) {
             if (in == null) {
                 throw new IOException("The shipped quality profile is not on the classpath");
             }
-            Map<String, Object> root =
-                    new org.yaml.snakeyaml.Yaml(
-                                    new org.yaml.snakeyaml.constructor.SafeConstructor(
-                                            new org.yaml.snakeyaml.LoaderOptions()))
-                            .load(in);
-            Map<String, Object> tiers = (Map<String, Object>) root.get("tiers");
-            tiers.keySet().retainAll(List.of(tier));
-            if (tiers.isEmpty()) {
-                throw new IOException("The shipped quality profile does not measure " + tier);
-            }
-            return new org.yaml.snakeyaml.Yaml().dump(root);
+            return io.zerolayer.operators.eval.QualityProfiles.onlyTier(
+                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), tier);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.zerolayer.bench;
 
-import io.zerolayer.operators.eval.EvalCorpora;
 import io.zerolayer.operators.eval.LabelledPrompts;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,53 +81,12 @@ public enum Workload {
         }
     }
 
-    /** Where the labelled stream's corpora are installed; {@code /} unless a test says. */
-    static final String CORPORA_ROOT_PROPERTY = "zerolayer.bench.corpora-root";
-
-    /** The labelled stream's prompts, read once per JVM. */
-    private static final class Labelled {
-        static final List<LabelledPrompts.LabelledPrompt> PROMPTS = read();
-
-        private static List<LabelledPrompts.LabelledPrompt> read() {
-            EvalCorpora corpora =
-                    new EvalCorpora(
-                            java.nio.file.Path.of(System.getProperty(CORPORA_ROOT_PROPERTY, "/")));
-            List<LabelledPrompts.LabelledPrompt> all = new ArrayList<>();
-            try {
-                for (var c : corpora.classification()) {
-                    all.addAll(LabelledPrompts.classification(c));
-                }
-                var faq = corpora.pythonFaq();
-                if (faq != null) {
-                    all.addAll(LabelledPrompts.questions(faq));
-                }
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            if (!corpora.missing().isEmpty()) {
-                throw new IllegalStateException(
-                        "The labelled stream needs every corpus: "
-                                + String.join("; ", corpora.missing()));
-            }
-            return List.copyOf(all);
-        }
-    }
-
     /**
      * What the labelled stream lacks on this machine (each missing corpus with the package that
      * installs it); empty when it can run.
      */
     public static List<String> labelledMissing() {
-        EvalCorpora corpora =
-                new EvalCorpora(
-                        java.nio.file.Path.of(System.getProperty(CORPORA_ROOT_PROPERTY, "/")));
-        try {
-            corpora.classification();
-            corpora.pythonFaq();
-        } catch (java.io.IOException e) {
-            return List.of(e.getMessage());
-        }
-        return corpora.missing();
+        return LabelledStream.missing();
     }
 
     /** An endless, deterministic stream of this workload's requests. */
@@ -192,7 +150,7 @@ public enum Workload {
         }
 
         private Request labelled(String id) {
-            List<LabelledPrompts.LabelledPrompt> all = Labelled.PROMPTS;
+            List<LabelledPrompts.LabelledPrompt> all = LabelledStream.prompts();
             int k = (int) ((n - 1) % all.size());
             if (labelledOrder == null || k == 0) {
                 labelledOrder = new int[all.size()];

@@ -81,6 +81,27 @@ public final class QualityProfiles {
         return header + new Yaml(options).dump(root);
     }
 
+    /**
+     * A quality profile's YAML with only {@code tier}'s figures: compiled with it, every plan runs
+     * that tier (the bench's pinned run).
+     *
+     * @throws IllegalArgumentException when the profile does not measure {@code tier}
+     */
+    @SuppressWarnings("unchecked")
+    public static String onlyTier(String profileYaml, String tier) {
+        Map<String, Object> root =
+                new Yaml(
+                                new org.yaml.snakeyaml.constructor.SafeConstructor(
+                                        new org.yaml.snakeyaml.LoaderOptions()))
+                        .load(profileYaml);
+        Map<String, Object> tiers = (Map<String, Object>) root.get("tiers");
+        if (tiers == null || !tiers.containsKey(tier)) {
+            throw new IllegalArgumentException("The quality profile does not measure " + tier);
+        }
+        tiers.keySet().retainAll(List.of(tier));
+        return new Yaml().dump(root);
+    }
+
     private static double round(double v) {
         return Double.isNaN(v) ? v : Math.round(v * 10_000d) / 10_000d;
     }

@@ -65,5 +65,13 @@ class QualityEvalTest {
                 (Map<String, Map<String, Object>>) tiers.get("minilm-l6-v2-int8").get("scores");
         assertThat(s.get("python-faq.top1")).containsEntry("value", 1.0).containsEntry("n", 3);
         assertThat(QualityProfiles.table(report)).contains("reuters-grain · classify accuracy");
+        // a profile pinned to one tier: the compiler finds no other measured
+        io.zerolayer.operators.quality.QualityProfile pinned =
+                io.zerolayer.operators.quality.QualityProfile.parse(
+                        QualityProfiles.onlyTier(yaml, "minilm-l6-v2-int8"), "pinned");
+        EncoderModel kept = EncoderModel.MINILM_L6_V2_INT8;
+        EncoderModel dropped = EncoderModel.MINILM_L6_V2_FP32;
+        assertThat(pinned.quality(kept.id(), kept.sha256(), "answer")).hasValue(1.0);
+        assertThat(pinned.quality(dropped.id(), dropped.sha256(), "answer")).isEmpty();
     }
 }
