@@ -73,6 +73,29 @@ final class EvalCommand implements Callable<Integer> {
             description = "Quality profile to write. Default: ${DEFAULT-VALUE}.")
     Path out;
 
+    /**
+     * The installed version of each corpus package, as dpkg knows it; a package dpkg does not know
+     * (or a machine without dpkg) is left out.
+     */
+    static java.util.Map<String, String> packageVersions() {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String pkg : EvalCorpora.PACKAGES) {
+            try {
+                Process p = new ProcessBuilder("dpkg-query", "-W", "-f=${Version}", pkg).start();
+                String version = new String(p.getInputStream().readAllBytes()).strip();
+                if (p.waitFor() == 0 && !version.isEmpty()) {
+                    out.put(pkg, version);
+                }
+            } catch (java.io.IOException e) {
+                return out; // no dpkg here
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return out;
+            }
+        }
+        return out;
+    }
+
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
@@ -121,7 +144,11 @@ final class EvalCommand implements Callable<Integer> {
         Files.writeString(
                 out,
                 QualityProfiles.toYaml(
-                        report, profile, LocalDate.now(ZoneOffset.UTC).toString(), command));
+                        report,
+                        profile,
+                        LocalDate.now(ZoneOffset.UTC).toString(),
+                        command,
+                        root.equals(Path.of("/")) ? packageVersions() : java.util.Map.of()));
         System.err.println("Wrote " + out);
         return report.missing().isEmpty() ? 0 : 3;
     }

@@ -38,6 +38,10 @@ public final class EvalCorpora {
 
     static final int FORTUNES_PER_CATEGORY = 50;
 
+    /** The Debian packages the corpora come from, in the order of {@link #APT_GET}. */
+    public static final java.util.List<String> PACKAGES =
+            java.util.List.of("r-cran-tm", "weka", "fortunes", "python3-doc");
+
     /** Fortune file → the label text the prompt offers. */
     static final Map<String, String> FORTUNE_TOPICS = new LinkedHashMap<>();
 

@@ -19,10 +19,27 @@ public final class QualityProfiles {
     /** The profile of {@code report} as YAML, with a header saying how to reproduce it. */
     public static String toYaml(
             QualityEval.Report report, String hardwareProfile, String date, String command) {
+        return toYaml(report, hardwareProfile, date, command, Map.of());
+    }
+
+    /**
+     * As {@link #toYaml(QualityEval.Report, String, String, String)}, naming the version of each
+     * corpus package measured ({@code packages}: Debian package → version), so the figures can be
+     * tied to the texts they came from.
+     */
+    public static String toYaml(
+            QualityEval.Report report,
+            String hardwareProfile,
+            String date,
+            String command,
+            Map<String, String> packages) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("version", 1);
         root.put("measured", date);
         root.put("hardware-profile", hardwareProfile);
+        if (!packages.isEmpty()) {
+            root.put("packages", new LinkedHashMap<>(packages));
+        }
         Map<String, Object> corpora = new LinkedHashMap<>();
         report.corpora()
                 .forEach(

@@ -53,9 +53,16 @@ class QualityEvalTest {
         assertThat(progress)
                 .anyMatch(p -> p.contains("minilm-l6-v2-int8") && p.contains("python-faq"));
 
-        String yaml = QualityProfiles.toYaml(report, "cpu-generic", "2026-12-06", "zerolayer eval");
+        String yaml =
+                QualityProfiles.toYaml(
+                        report,
+                        "cpu-generic",
+                        "2026-12-06",
+                        "zerolayer eval",
+                        Map.of("fortunes", "1:1.99.1-7.3"));
         Map<String, Object> parsed = new Yaml().load(yaml);
         assertThat(parsed).containsEntry("hardware-profile", "cpu-generic");
+        assertThat(parsed).containsEntry("packages", Map.of("fortunes", "1:1.99.1-7.3"));
         @SuppressWarnings("unchecked")
         Map<String, Map<String, Object>> tiers =
                 (Map<String, Map<String, Object>>) parsed.get("tiers");
