@@ -52,7 +52,7 @@ final class BenchReport {
                         report.path("options").path("seed").asLong(),
                         report.path("wallSeconds").asDouble()));
         closedLoop(md);
-        labelled(md);
+        LabelledReport.append(this, md);
         CpuReport.append(closedLoops(ComparisonBench.ZEROLAYER), md);
         OpenLoopReport open = new OpenLoopReport(this);
         open.openLoop(md);
@@ -72,45 +72,6 @@ final class BenchReport {
                     .append(" |\n");
         }
         return md.toString();
-    }
-
-    /** Each system's answers on the labelled stream: right, and at what speed and CPU. */
-    private void labelled(StringBuilder md) {
-        String w = Workload.LABELLED.id();
-        List<String[]> rows = new java.util.ArrayList<>();
-        for (String system : SYSTEMS) {
-            JsonNode p = phase(system, parallelism, w, "closed", 0);
-            if (p != null) {
-                rows.add(labelledRow(system, p));
-            }
-        }
-        JsonNode pinned = MixedTrafficTargets.pinned(this);
-        if (pinned != null) {
-            rows.add(labelledRow("zerolayer, every plan " + ComparisonBench.PINNED_TIER, pinned));
-        }
-        if (rows.isEmpty()) {
-            return;
-        }
-        md.append(
-                "**Answers on the labelled stream** (closed loop; Reuters-21578 topics, fortunes"
-                        + " and Python FAQ questions, docs/quality.md; right when the reply's"
-                        + " label or passage is the corpus's; 95 % Wilson interval)\n\n");
-        md.append("| system | req/s | CPU s/req | accuracy | 95 % interval | graded |\n");
-        md.append("|---|--:|--:|--:|--:|--:|\n");
-        rows.forEach(r -> md.append("| ").append(String.join(" | ", r)).append(" |\n"));
-        md.append('\n');
-    }
-
-    private static String[] labelledRow(String system, JsonNode p) {
-        io.zerolayer.operators.eval.Interval a = MixedTrafficTargets.accuracy(p);
-        return new String[] {
-            system,
-            String.format(Locale.ROOT, "%.1f", rps(p)),
-            String.format(Locale.ROOT, "%.4f", p.path("cpuSecondsPerRequest").asDouble()),
-            String.format(Locale.ROOT, "%.1f %%", 100 * a.value()),
-            String.format(Locale.ROOT, "%.1f–%.1f %%", 100 * a.low(), 100 * a.high()),
-            String.valueOf(a.n())
-        };
     }
 
     private void closedLoop(StringBuilder md) {
