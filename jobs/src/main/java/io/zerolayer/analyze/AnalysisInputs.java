@@ -1,7 +1,7 @@
 package io.zerolayer.analyze;
 
+import io.zerolayer.operators.documents.DocumentAttributes;
 import io.zerolayer.operators.documents.DocumentFormat;
-import io.zerolayer.operators.flink.batch.DocumentAttributes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

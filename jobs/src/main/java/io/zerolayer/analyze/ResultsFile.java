@@ -2,7 +2,7 @@ package io.zerolayer.analyze;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.zerolayer.operators.flink.batch.DocumentAttributes;
+import io.zerolayer.operators.documents.DocumentAttributes;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;

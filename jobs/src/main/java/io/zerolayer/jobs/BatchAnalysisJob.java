@@ -1,19 +1,19 @@
 package io.zerolayer.jobs;
 
 import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.documents.DocumentFile;
+import io.zerolayer.operators.door.RequestAuthenticator;
 import io.zerolayer.operators.flink.ControlCommand;
-import io.zerolayer.operators.flink.DeadLetter;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
-import io.zerolayer.operators.flink.RawRecord;
-import io.zerolayer.operators.flink.Reply;
-import io.zerolayer.operators.flink.RequestAuthenticator;
 import io.zerolayer.operators.flink.RequestKeys;
-import io.zerolayer.operators.flink.RoutedRequest;
-import io.zerolayer.operators.flink.batch.AnalysisEvent;
-import io.zerolayer.operators.flink.batch.DocumentFile;
 import io.zerolayer.operators.flink.batch.DocumentRequests;
 import io.zerolayer.operators.flink.batch.WholeFileFormat;
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.replies.AnalysisEvent;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import java.util.List;

@@ -529,9 +529,9 @@ public final class PipelineOptions {
                                     + " (--part-chars).");
 
     /** The reply-topic allow-list these settings describe. */
-    public static io.zerolayer.operators.flink.ReplyTopics replyTopics(
+    public static io.zerolayer.operators.door.ReplyTopics replyTopics(
             org.apache.flink.configuration.Configuration conf) {
-        return new io.zerolayer.operators.flink.ReplyTopics(
+        return new io.zerolayer.operators.door.ReplyTopics(
                 conf.get(RESPONSES_TOPIC),
                 conf.get(REPLY_ALLOWED_TOPICS),
                 List.of(
@@ -544,9 +544,9 @@ public final class PipelineOptions {
                         conf.get(AUDIT_TOPIC)));
     }
 
-    public static io.zerolayer.operators.flink.ExecutionSettings execution(
+    public static io.zerolayer.operators.execution.ExecutionSettings execution(
             org.apache.flink.configuration.Configuration conf) {
-        return new io.zerolayer.operators.flink.ExecutionSettings(
+        return new io.zerolayer.operators.execution.ExecutionSettings(
                 conf.get(BATCH_SIZE),
                 conf.get(BATCH_MAX_QUEUE_DELAY).toMillis(),
                 conf.get(MAIN_PATH_TIMEOUT).toMillis(),
@@ -556,7 +556,7 @@ public final class PipelineOptions {
                 conf.get(FaultInjection.INJECTED_FREE_MEMORY),
                 conf.get(COMPLIANCE_MODE),
                 tenantComplianceModes(conf),
-                new io.zerolayer.operators.flink.ExecutionSettings.Gpu(
+                new io.zerolayer.operators.execution.ExecutionSettings.Gpu(
                         conf.get(GPU_DEVICE_IDS),
                         conf.get(GPU_MEMORY_LIMIT).getBytes(),
                         conf.get(GPU_ARENA_STRATEGY)));

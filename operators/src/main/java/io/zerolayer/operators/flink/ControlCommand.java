@@ -2,6 +2,7 @@ package io.zerolayer.operators.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.operators.door.InvalidRequestException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.state.MapStateDescriptor;

@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,18 @@ import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.door.RequestAdmission;
+import io.zerolayer.operators.door.RequestAuthenticator;
+import io.zerolayer.operators.door.TenantsInForce;
+import io.zerolayer.operators.door.UnauthenticatedRequestException;
+import io.zerolayer.operators.execution.ExecutionSettings;
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.kafka.ReplyRoute;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.replies.Responses;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.ContentParts;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -20,6 +31,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
@@ -45,7 +58,8 @@ import org.apache.flink.util.OutputTag;
  * without a restart.
  */
 public class DecodeAndClassifyFunction
-        extends KeyedBroadcastProcessFunction<String, RawRecord, ControlCommand, RoutedRequest> {
+        extends KeyedBroadcastProcessFunction<String, RawRecord, ControlCommand, RoutedRequest>
+        implements ResultTypeQueryable<RoutedRequest> {
     private static final org.slf4j.Logger LOG =
             org.slf4j.LoggerFactory.getLogger(DecodeAndClassifyFunction.class);
 
@@ -180,6 +194,12 @@ public class DecodeAndClassifyFunction
     public DecodeAndClassifyFunction withTiers(io.zerolayer.operators.quality.TierSources tiers) {
         this.tiers = java.util.Objects.requireNonNull(tiers, "tiers");
         return this;
+    }
+
+    /** What it emits, with the job's own serializer. */
+    @Override
+    public TypeInformation<RoutedRequest> getProducedType() {
+        return RoutedRequestSerializer.TYPE_INFO;
     }
 
     @Override

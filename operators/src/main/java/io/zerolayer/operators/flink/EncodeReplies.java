@@ -1,5 +1,11 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.door.ReplyTopics;
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.kafka.ReplyRecord;
+import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.replies.Reply;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ZeroLayerHeaders;
 import io.zerolayer.schemas.serde.JsonCodec;

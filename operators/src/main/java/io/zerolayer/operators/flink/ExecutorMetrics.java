@@ -3,6 +3,7 @@ package io.zerolayer.operators.flink;
 import io.zerolayer.gpu.hardware.MemoryHeadroom;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.NodeRun;
+import io.zerolayer.operators.scheduling.SlotMetrics;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;
 import java.util.HashMap;
@@ -22,7 +23,7 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * fallbacks, pruned requests, per-node durations, responses by fidelity, request latency, memory
  * headroom, and cost by tenant × kernel for the billing dashboard.
  */
-final class ExecutorMetrics {
+final class ExecutorMetrics implements SlotMetrics {
     /** Tenants with their own cost counters; the rest share "other" (Prometheus cardinality). */
     static final int MAX_TENANT_COUNTERS = 1000;
 
@@ -124,7 +125,8 @@ final class ExecutorMetrics {
     }
 
     /** An encoder pass ran several batches together; {@code graphs}: of how many graphs. */
-    void passShared(long graphs) {
+    @Override
+    public void passShared(long graphs) {
         if (graphs > 1) {
             passesAcrossGraphs.inc();
         }
@@ -141,7 +143,8 @@ final class ExecutorMetrics {
         group.gauge("graphs_precompiled", () -> precompiled);
     }
 
-    void cacheHit() {
+    @Override
+    public void cacheHit() {
         cacheHits.inc();
     }
 
@@ -149,21 +152,25 @@ final class ExecutorMetrics {
      * A structure ran for the first time on a graph warm for another structure of its shape: a
      * compile the plan id saved.
      */
-    void sharedStructure() {
+    @Override
+    public void sharedStructure() {
         sharedStructures.inc();
     }
 
-    void compiled(long compileMicros) {
+    @Override
+    public void compiled(long compileMicros) {
         cacheMisses.inc();
         compileTimeMs.update(compileMicros / 1_000);
     }
 
-    void queuedFor(long millis) {
+    @Override
+    public void queuedFor(long millis) {
         queueDelayMs.update(millis);
     }
 
     /** A batch of {@code requests} that ran (or failed). */
-    void batchRan(int requests, BatchRunner.Outcome outcome) {
+    @Override
+    public void batchRan(int requests, BatchRunner.Outcome outcome) {
         batchRequests.update(requests);
         if (outcome.fellBack()) {
             fallbacks.inc();
@@ -174,12 +181,14 @@ final class ExecutorMetrics {
         }
     }
 
-    void prunedRequest() {
+    @Override
+    public void prunedRequest() {
         pruned.inc();
     }
 
     /** The kernels one request ran: their durations, and their cost to its tenant. */
-    void kernels(String tenant, List<NodeRun> nodes) {
+    @Override
+    public void kernels(String tenant, List<NodeRun> nodes) {
         for (NodeRun node : nodes) {
             Histogram h = nodeMicros.get(node.kind());
             if (h != null) {
@@ -190,7 +199,8 @@ final class ExecutorMetrics {
     }
 
     /** A response sent, by its outcome, {@code millis} after the request reached the slot. */
-    void replied(AnalysisResponse response, long millis) {
+    @Override
+    public void replied(AnalysisResponse response, long millis) {
         String outcome =
                 response.getStatus() == ResponseStatus.OK
                         ? String.valueOf(response.getFidelity())

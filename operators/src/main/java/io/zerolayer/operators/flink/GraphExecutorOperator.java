@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
 import java.util.List;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.MapStateDescriptor;

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.scheduling.TenantShares;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;

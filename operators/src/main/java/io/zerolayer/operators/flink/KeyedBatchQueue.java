@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.scheduling.MicroBatchPolicy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -19,7 +21,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
  */
 final class KeyedBatchQueue {
     private static final ListStateDescriptor<RoutedRequest> QUEUE =
-            new ListStateDescriptor<>("batch-queue", RoutedRequest.class);
+            new ListStateDescriptor<>("batch-queue", RoutedRequestSerializer.TYPE_INFO);
 
     /** How many requests {@link #QUEUE} holds (null: none). */
     private static final ValueStateDescriptor<Integer> QUEUED =
@@ -34,7 +36,7 @@ final class KeyedBatchQueue {
 
     /** Requests of this key whose batch is on the inference thread, until their replies are out. */
     static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
-            new ListStateDescriptor<>("batch-in-flight", RoutedRequest.class);
+            new ListStateDescriptor<>("batch-in-flight", RoutedRequestSerializer.TYPE_INFO);
 
     private static final ValueStateDescriptor<Long> DONE_AT =
             new ValueStateDescriptor<>("batch-done-at", Long.class);

@@ -1,5 +1,9 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.replies.Responses;
+import io.zerolayer.operators.scheduling.TenantShares;
 import io.zerolayer.operators.tenants.RateBuckets;
 import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;

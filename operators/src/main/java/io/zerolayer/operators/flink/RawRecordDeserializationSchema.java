@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.kafka.RawRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;

@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.door.ReplyTopics;
+import io.zerolayer.operators.kafka.ReplyRecord;
 import java.util.Optional;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;

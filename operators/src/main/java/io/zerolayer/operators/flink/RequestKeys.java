@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.kafka.ReplyRoute;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.JsonCodec;
 import io.zerolayer.schemas.serde.SingleObjectCodec;

@@ -3,14 +3,15 @@ package io.zerolayer.operators.flink;
 import io.zerolayer.operators.compiler.CompilableStructure;
 import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.compiler.StructureWorkload;
+import io.zerolayer.operators.kafka.ReplyRoute;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.quality.QualityFloor;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureSignature;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.io.IOException;
-import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -443,17 +444,12 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         }
     }
 
-    /** Flink's type information for {@link RoutedRequest}: this serializer. */
-    public static final class TypeInfoFactory
-            extends org.apache.flink.api.common.typeinfo.TypeInfoFactory<RoutedRequest> {
-        @Override
-        public TypeInformation<RoutedRequest> createTypeInfo(
-                Type t, Map<String, TypeInformation<?>> genericParameters) {
-            return new Info();
-        }
-    }
+    /**
+     * The type information of {@link RoutedRequest}: every stream and state that carries one names
+     * it, so Flink uses this serializer, never Kryo or its POJO serializer.
+     */
+    public static final TypeInformation<RoutedRequest> TYPE_INFO = new Info();
 
-    /** A leaf type, serialized as a whole: not a key, no fields for Flink to address. */
     static final class Info extends TypeInformation<RoutedRequest> {
         private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.replies.SplitReplies;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;

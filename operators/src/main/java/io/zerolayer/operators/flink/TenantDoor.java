@@ -1,5 +1,9 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.door.InvalidRequestException;
+import io.zerolayer.operators.door.RequestAuthenticator;
+import io.zerolayer.operators.door.UnauthenticatedRequestException;
+import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.tenants.TenantKey;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;

@@ -5,6 +5,10 @@ import static io.zerolayer.operators.flink.MicroBatchingTest.costs;
 import static io.zerolayer.operators.flink.MicroBatchingTest.tickets;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.execution.ExecutionSettings;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.scheduling.MicroBatchPolicy;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.ResponseStatus;

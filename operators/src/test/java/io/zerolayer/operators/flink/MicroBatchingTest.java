@@ -8,7 +8,12 @@ import static io.zerolayer.operators.flink.FlinkFunctionsTest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.operators.contracts.DiagnosticCodes;
+import io.zerolayer.operators.execution.ExecutionSettings;
 import io.zerolayer.operators.execution.WarmGraphCache;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.scheduling.ExecutorSetup;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.KernelCostRecord;

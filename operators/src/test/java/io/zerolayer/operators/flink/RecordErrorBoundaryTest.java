@@ -9,6 +9,15 @@ import static io.zerolayer.operators.flink.FlinkFunctionsTest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.operators.door.InvalidRequestException;
+import io.zerolayer.operators.door.ReplyTopics;
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.kafka.ReplyRecord;
+import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.replies.Responses;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;

@@ -8,6 +8,12 @@ import static io.zerolayer.operators.flink.FlinkFunctionsTest.classifierHarness;
 import static io.zerolayer.operators.flink.FlinkFunctionsTest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.operators.door.RequestAuthenticator;
+import io.zerolayer.operators.door.UnauthenticatedRequestException;
+import io.zerolayer.operators.execution.ExecutionSettings;
+import io.zerolayer.operators.kafka.DeadLetter;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ZeroLayerHeaders;

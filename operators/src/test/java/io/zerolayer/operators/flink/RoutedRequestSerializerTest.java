@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.operators.compiler.GraphCompiler;
 import io.zerolayer.operators.compiler.GraphIdentity;
 import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -61,9 +63,15 @@ class RoutedRequestSerializerTest {
     }
 
     @Test
-    void flinkUsesItForRoutedRequests() {
-        assertThat(TypeInformation.of(RoutedRequest.class))
-                .isInstanceOf(RoutedRequestSerializer.Info.class);
+    void theClassifierAndTheBatchQueueNameItForRoutedRequests() {
+        assertThat(new DecodeAndClassifyFunction(null, null, null, null, null).getProducedType())
+                .isSameAs(RoutedRequestSerializer.TYPE_INFO);
+        KeyedBatchQueue.IN_FLIGHT.initializeSerializerUnlessSet(
+                new org.apache.flink.api.common.ExecutionConfig());
+        assertThat(KeyedBatchQueue.IN_FLIGHT.getElementSerializer())
+                .isInstanceOf(RoutedRequestSerializer.class);
+        assertThat(RoutedRequestSerializer.TYPE_INFO.createSerializer(new SerializerConfigImpl()))
+                .isInstanceOf(RoutedRequestSerializer.class);
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.zerolayer.tests.bench;
 
-import io.zerolayer.operators.flink.RawRecord;
-import io.zerolayer.operators.flink.RequestAuthenticator;
+import io.zerolayer.operators.door.RequestAuthenticator;
 import io.zerolayer.operators.flink.RequestKeys;
+import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.tenants.TenantKey;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;

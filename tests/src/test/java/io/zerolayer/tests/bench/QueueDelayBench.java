@@ -2,16 +2,16 @@ package io.zerolayer.tests.bench;
 
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.execution.ExecutionSettings;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.flink.DecodeAndClassifyFunction;
-import io.zerolayer.operators.flink.ExecutionSettings;
-import io.zerolayer.operators.flink.ExecutorSetup;
 import io.zerolayer.operators.flink.GraphExecutorFunction;
 import io.zerolayer.operators.flink.HotGraphSharder;
-import io.zerolayer.operators.flink.RawRecord;
-import io.zerolayer.operators.flink.Reply;
-import io.zerolayer.operators.flink.RoutedRequest;
+import io.zerolayer.operators.kafka.RawRecord;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.scheduling.ExecutorSetup;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Instant;
@@ -94,8 +94,8 @@ public final class QueueDelayBench {
                                 new DecodeAndClassifyFunction(
                                         TaskContracts.builtIn().source(),
                                         null,
-                                        new io.zerolayer.operators.flink.RequestAdmission(
-                                                new io.zerolayer.operators.flink.ReplyTopics(
+                                        new io.zerolayer.operators.door.RequestAdmission(
+                                                new io.zerolayer.operators.door.ReplyTopics(
                                                         "responses", List.of(), List.of())),
                                         new SafeModePolicy(SafeModePolicy.Policy.DEGRADE, Map.of()),
                                         new HotGraphSharder(1, 128, 1_000_000, 1e12)),

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.flink.batch;
 
+import io.zerolayer.operators.documents.DocumentFile;
 import java.io.IOException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;

@@ -1,0 +1,138 @@
+package io.zerolayer.operators.door;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The topics a requester may name in {@code kafka_replyTopic}: an allow-list of exact names and
+ * prefixes ({@code zerolayer.replies.*}), never one of the job's own topics. Without the list any
+ * requester could make the job write into the billing, graph or control streams.
+ *
+ * <pre>{@code
+ * ReplyTopics topics = new ReplyTopics("zerolayer.responses",
+ *         List.of("zerolayer.responses", "zerolayer.replies.*"),
+ *         List.of("zerolayer.requests", "zerolayer.kernel-costs", ...));
+ * topics.resolve(null);                        // "zerolayer.responses"
+ * topics.resolve("zerolayer.replies.billing"); // allowed by the prefix
+ * topics.resolve("zerolayer.kernel-costs");    // InvalidRequestException
+ * }</pre>
+ */
+public final class ReplyTopics implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Kafka's own rule for topic names (kafka.common.internals.Topic). */
+    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+    private final String defaultTopic;
+    private final List<String> names = new ArrayList<>();
+    private final List<String> prefixes = new ArrayList<>();
+    private final Set<String> jobTopics;
+
+    /**
+     * @param defaultTopic where replies go when a request names no topic; always allowed
+     * @param allowed exact topic names, and prefixes written with a trailing {@code *}
+     * @param jobTopics the job's own topics (requests, costs, graphs, dead letters, control …):
+     *     never a reply topic, whatever the allow-list says
+     * @throws IllegalArgumentException when an entry is not a legal topic name or prefix, or names
+     *     one of the job's own topics
+     */
+    public ReplyTopics(
+            String defaultTopic, Collection<String> allowed, Collection<String> jobTopics) {
+        this.defaultTopic = defaultTopic;
+        this.jobTopics = new TreeSet<>(jobTopics);
+        this.jobTopics.remove(defaultTopic);
+        for (String entry : allowed) {
+            String e = entry.strip();
+            boolean prefix = e.endsWith("*");
+            String name = prefix ? e.substring(0, e.length() - 1) : e;
+            if (!(prefix && name.isEmpty()) && !LEGAL.matcher(name).matches()) {
+                throw new IllegalArgumentException(
+                        "Reply topic allow-list entry '"
+                                + entry
+                                + "' is not a topic name or a prefix ending in *: use letters,"
+                                + " digits, '.', '_' and '-'");
+            }
+            if (!prefix && this.jobTopics.contains(name)) {
+                throw new IllegalArgumentException(
+                        "Reply topic allow-list entry '"
+                                + entry
+                                + "' is one of the job's own topics; replies can never go there");
+            }
+            (prefix ? prefixes : names).add(name);
+        }
+    }
+
+    /**
+     * The topic a reply goes to for a request's {@code kafka_replyTopic} header value.
+     *
+     * @param requested the header's value, or null (or blank) for the default topic
+     * @throws InvalidRequestException when the name is not a legal topic, is one of the job's own
+     *     topics or is not on the allow-list; the message says which
+     */
+    public String resolve(String requested) {
+        if (requested == null || requested.isBlank()) {
+            return defaultTopic;
+        }
+        if (requested.equals(defaultTopic)) {
+            return defaultTopic;
+        }
+        if (!LEGAL.matcher(requested).matches()
+                || requested.equals(".")
+                || requested.equals("..")) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + InvalidRequestException.excerpt(requested)
+                            + "' is not a legal Kafka topic name (1-249 of letters, digits, '.',"
+                            + " '_' and '-')");
+        }
+        if (jobTopics.contains(requested)) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + requested
+                            + "' is one of the job's own topics; replies cannot be written there");
+        }
+        if (names.contains(requested) || prefixes.stream().anyMatch(requested::startsWith)) {
+            return requested;
+        }
+        throw new InvalidRequestException(
+                "kafka_replyTopic '"
+                        + requested
+                        + "' is not on the reply-topic allow-list"
+                        + " (zerolayer.replies.allowed-topics: "
+                        + describe()
+                        + ")");
+    }
+
+    /** Where replies go when a request names no topic. */
+    public String defaultTopic() {
+        return defaultTopic;
+    }
+
+    /**
+     * A regular expression matching every topic a reply may be written to (the default topic, the
+     * names and the prefixes of the list). It may match more than {@link #resolve} admits (one of
+     * the job's own topics under a prefix): it says where to look for a sink's own transactions,
+     * not where a reply may go.
+     */
+    public Pattern pattern() {
+        List<String> alternatives = new ArrayList<>();
+        alternatives.add(Pattern.quote(defaultTopic));
+        names.forEach(n -> alternatives.add(Pattern.quote(n)));
+        prefixes.forEach(p -> alternatives.add(Pattern.quote(p) + ".*"));
+        return Pattern.compile(String.join("|", alternatives));
+    }
+
+    /** The allow-list as configured: default topic, names, then prefixes with their {@code *}. */
+    public String describe() {
+        List<String> all = new ArrayList<>();
+        all.add(defaultTopic);
+        names.stream().filter(n -> !n.equals(defaultTopic)).forEach(all::add);
+        prefixes.forEach(p -> all.add(p + "*"));
+        return String.join(", ", all);
+    }
+}
