@@ -73,6 +73,11 @@ public final class ClusterRest {
      */
     public String submit(Path jar, List<String> programArgs, int parallelism, String savepoint)
             throws IOException, InterruptedException {
+        return run(upload(jar), programArgs, parallelism, savepoint);
+    }
+
+    /** Uploads a job jar to the JobManager; returns its id there, for {@link #run}. */
+    public String upload(Path jar) throws IOException, InterruptedException {
         String boundary = "zerolayer-" + UUID.randomUUID();
         byte[] head =
                 ("--"
@@ -93,8 +98,17 @@ public final class ClusterRest {
                                         HttpRequest.BodyPublishers.ofByteArray(tail)))
                         .build();
         JsonNode uploaded = send(upload);
-        String file = uploaded.path("filename").asText();
-        String jarId = Path.of(file).getFileName().toString();
+        return Path.of(uploaded.path("filename").asText()).getFileName().toString();
+    }
+
+    /**
+     * Runs an uploaded jar ({@link #upload}) with these program arguments.
+     *
+     * @param savepoint a savepoint to start from, or null
+     * @return the job id
+     */
+    public String run(String jarId, List<String> programArgs, int parallelism, String savepoint)
+            throws IOException, InterruptedException {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("entryClass", "io.zerolayer.cli.ZeroLayerCli");
         run.put("programArgsList", programArgs);
@@ -103,6 +117,29 @@ public final class ClusterRest {
             run.put("savepointPath", savepoint);
         }
         return postJson("jars/" + jarId + "/run", run).path("jobid").asText();
+    }
+
+    /** How many checkpoints of the job have completed, as the REST API counts them. */
+    public long completedCheckpoints(String jobId) throws IOException, InterruptedException {
+        return get("jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+    }
+
+    /**
+     * Waits until a checkpoint that started after this call has completed: whatever the job wrote
+     * before the call is then committed by its transactional sinks.
+     */
+    public void awaitCheckpointAfterNow(String jobId, Duration timeout)
+            throws IOException, InterruptedException {
+        // the checkpoint under way may have started before now; the one after it did not
+        long wanted = completedCheckpoints(jobId) + 2;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (completedCheckpoints(jobId) < wanted) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "Job " + jobId + " completed no new checkpoint in " + timeout);
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** The job's state, e.g. RUNNING. */

@@ -60,7 +60,7 @@ class AuditChainITCase {
 
     @RegisterExtension
     @Order(3)
-    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS, METRICS);
 
     @Test
     void aLevelThreeTenantsRepliesFormAChainThatVerifiesAndTamperingWithItIsNamed()

@@ -18,6 +18,7 @@ import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.JobCheckpoints;
 import io.zerolayer.tests.testutils.TestPdfs;
 import io.zerolayer.tests.testutils.TestTenants;
 import java.io.PrintStream;
@@ -38,6 +39,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -450,12 +452,8 @@ class BatchAnalysisITCase {
             assertThat(JSON.readTree(response.getOutput())).isEqualTo(row.path("result"));
 
             List<KernelCostRecord> streamed =
-                    KAFKA
-                            .read(
-                                    conf.get(PipelineOptions.COSTS_TOPIC),
-                                    batchCosts.size(),
-                                    Duration.ofSeconds(60),
-                                    Duration.ofSeconds(2))
+                    committedAfterCheckpoint(
+                                    job, conf.get(PipelineOptions.COSTS_TOPIC), batchCosts.size())
                             .stream()
                             .map(
                                     r ->
@@ -484,5 +482,16 @@ class BatchAnalysisITCase {
         } finally {
             job.cancel().get();
         }
+    }
+
+    /**
+     * The committed records of {@code topic}, at least {@code atLeast}, and any the job wrote
+     * before a checkpoint that started once they came: an extra cost record is among them.
+     */
+    private static List<ConsumerRecord<byte[], byte[]>> committedAfterCheckpoint(
+            JobClient job, String topic, int atLeast) throws Exception {
+        KAFKA.read(topic, atLeast, Duration.ofSeconds(60), Duration.ZERO);
+        JobCheckpoints.awaitAfterNow(FLINK, job.getJobID());
+        return KAFKA.readToEnd(topic);
     }
 }

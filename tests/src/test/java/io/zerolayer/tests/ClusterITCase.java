@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.tests.testutils.BuiltArtifacts;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import io.zerolayer.tests.testutils.TestTenants;
 import java.nio.file.Files;
@@ -17,30 +18,34 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The job on a real multi-process Flink cluster (a JobManager and two TaskManagers from Flink's own
  * entry points, a broker process), submitted through the REST API as a user would: a TaskManager
- * killed with SIGKILL while requests are in flight loses nothing and answers nothing twice, and
- * after stop-with-savepoint a second job on the same TaskManagers loads the natives and answers.
+ * killed with SIGKILL once the job answers (half the requests sent before the kill, half after)
+ * loses nothing and answers nothing twice, and after stop-with-savepoint a second job on the same
+ * TaskManagers loads the natives and answers.
  */
 class ClusterITCase {
     private static final Path JAR = Path.of("..", "jobs", "target", "zerolayer-flink.jar");
     private static final Path FLINK_LIB = Path.of("..", "flink-lib", "target", "lib");
     private static final String REPLIES = "zerolayer.replies.cluster-it";
-    private static final int REQUESTS = 150;
+
+    /** Requests a run: enough that half of them are still unanswered when the first one is. */
+    private static final int REQUESTS = 60;
+
+    /** Sentences a request summarises. */
+    private static final int SENTENCES = 30;
 
     private static LocalCluster cluster;
     private static InFlightLoad load;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        Assumptions.assumeTrue(
-                Files.exists(JAR) && Files.isDirectory(FLINK_LIB),
-                "build the jobs and flink-lib modules first (mvn package)");
+        BuiltArtifacts.jobJar();
+        BuiltArtifacts.flinkLib();
         cluster =
                 LocalCluster.builder()
                         .home(Path.of("target", "cluster-it-" + UUID.randomUUID()))
@@ -67,7 +72,7 @@ class ClusterITCase {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
         }
-        load = new InFlightLoad(cluster.bootstrapServers(), REPLIES, 60);
+        load = new InFlightLoad(cluster.bootstrapServers(), REPLIES, SENTENCES);
     }
 
     @AfterAll
@@ -90,18 +95,23 @@ class ClusterITCase {
                         // globex at level 3: its replies form an audit chain the kill must not fork
                         "-Dzerolayer.compliance.tenant-modes=globex:strict",
                         "-Dzerolayer.audit.anchor-every=10");
-        String job = cluster.rest().submit(JAR, run, 2, null);
+        // one upload serves the three runs below
+        String jar = cluster.rest().upload(JAR);
+        String job = cluster.rest().run(jar, run, 2, null);
         cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 
-        load.send(0, REQUESTS);
-        Map<String, Integer> beforeKill = load.replies(1, Duration.ofSeconds(120));
+        // the kill's latch: the job is answering the first half, so those still unanswered are
+        // in flight; the second half is sent after the kill, so it is read by the recovered job
+        load.send(0, REQUESTS / 2);
+        load.replies(1, Duration.ofSeconds(120));
         cluster.killTaskManager(0);
+        load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
         cluster.startTaskManager();
-        assertThat(beforeKill.size()).as("answered before the kill").isLessThan(REQUESTS);
 
-        Map<String, Integer> replies = load.replies(REQUESTS, Duration.ofSeconds(240));
-        Thread.sleep(3000); // a duplicate would be committed by now
-        replies = load.replies(REQUESTS, Duration.ofSeconds(10));
+        load.replies(REQUESTS, Duration.ofSeconds(240));
+        // a duplicate would be committed by the first checkpoint that starts after this
+        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        Map<String, Integer> replies = load.replies(REQUESTS, Duration.ZERO);
         assertThat(replies).hasSize(REQUESTS);
         assertThat(replies.values()).as("replies per request").containsOnly(1);
         // each kernel billed once: no cost record id twice (billedPerTenant fails on one)
@@ -148,23 +158,24 @@ class ClusterITCase {
             topics.add(new NewTopic(cleanReplies, 1, (short) 1));
             admin.createTopics(topics).all().get();
         }
-        String cleanJob = cluster.rest().submit(JAR, cleanRun, 2, null);
+        String cleanJob = cluster.rest().run(jar, cleanRun, 2, null);
         cluster.rest().awaitRunning(cleanJob, Duration.ofSeconds(180));
         InFlightLoad cleanLoad =
                 new InFlightLoad(
                         cluster.bootstrapServers(),
                         clean.get(PipelineOptions.REQUESTS_TOPIC),
                         cleanReplies,
-                        60);
+                        SENTENCES);
         cleanLoad.send(0, REQUESTS);
         assertThat(cleanLoad.replies(REQUESTS, Duration.ofSeconds(240))).hasSize(REQUESTS);
-        Thread.sleep(2000); // the last checkpoint's cost records
+        // the last requests' cost records are committed with the next checkpoint
+        cluster.rest().awaitCheckpointAfterNow(cleanJob, Duration.ofSeconds(60));
         assertThat(cleanLoad.billedPerTenant(clean.get(PipelineOptions.COSTS_TOPIC)))
                 .isEqualTo(billed);
         cluster.rest().stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
 
         // an upgrade: the first job again, from its savepoint, on the same TaskManagers
-        String second = cluster.rest().submit(JAR, run, 2, savepoint);
+        String second = cluster.rest().run(jar, run, 2, savepoint);
         cluster.rest().awaitRunning(second, Duration.ofSeconds(180));
         load.send(REQUESTS, 1);
         assertThat(load.replies(REQUESTS + 1, Duration.ofSeconds(120))).hasSize(REQUESTS + 1);

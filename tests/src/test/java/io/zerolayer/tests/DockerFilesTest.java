@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.tests.testutils.BuiltArtifacts;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.FileSystems;
@@ -21,7 +22,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -147,10 +147,8 @@ class DockerFilesTest {
             }
         }
         assertThat(sources).isNotEmpty();
-        Assumptions.assumeTrue(
-                Files.exists(ROOT.resolve("jobs/target/zerolayer-flink.jar"))
-                        && Files.isDirectory(ROOT.resolve("flink-lib/target/lib")),
-                "build first (mvn package)");
+        BuiltArtifacts.jobJar();
+        BuiltArtifacts.flinkLib();
         for (String source : sources) {
             var glob = FileSystems.getDefault().getPathMatcher("glob:" + source);
             try (Stream<Path> files = Files.walk(ROOT.resolve(Path.of(source).getParent()), 1)) {
@@ -242,7 +240,9 @@ class DockerFilesTest {
         assertThat(spec.get("image")).isEqualTo(service("jobmanager").get("image"));
         Map<String, Object> job = (Map<String, Object>) spec.get("job");
         assertThat(job.get("jarURI")).isEqualTo("local:///opt/flink/usrlib/zerolayer-flink.jar");
-        assertThat(Class.forName((String) job.get("entryClass"))).isNotNull();
+        assertThat(Class.forName((String) job.get("entryClass")).getMethod("main", String[].class))
+                .as("the entry class's main method")
+                .satisfies(main -> assertThat(Modifier.isStatic(main.getModifiers())).isTrue());
         assertThat(job.get("upgradeMode")).isEqualTo("savepoint");
 
         Map<String, String> conf = new LinkedHashMap<>();

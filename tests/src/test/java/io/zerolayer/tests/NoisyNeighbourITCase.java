@@ -1,6 +1,7 @@
 package io.zerolayer.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zerolayer.bench.Workload;
 import io.zerolayer.client.ZeroLayerClient;
@@ -32,14 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One tenant floods the job at five times what it can answer while another sends at a tenth of it:
- * the quiet tenant is answered about as fast as when alone, nothing of either is lost, and the
- * flood's rejections say why and when to retry.
+ * every quiet request is answered, nothing of either tenant is lost, and the flood's rejections say
+ * why and when to retry. How fast the quiet tenant is answered beside the flood is a latency
+ * figure, measured by {@code zerolayer bench}'s noisy-neighbour phase, not here.
  */
 class NoisyNeighbourITCase {
     private static final int SLOTS = 2;
 
-    /** Quiet requests a phase: enough that the p99 is not simply the slowest one. */
-    private static final int QUIET_REQUESTS = 120;
+    /** Quiet requests sent beside the flood. */
+    private static final int QUIET_REQUESTS = 40;
 
     private static final PrometheusCluster METRICS = new PrometheusCluster(9360, 9369);
 
@@ -53,7 +55,7 @@ class NoisyNeighbourITCase {
 
     @RegisterExtension
     @Order(3)
-    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS, METRICS);
 
     @Test
     void aFloodingTenantIsRefusedBeyondItsQuotaWithWhyAndNothingOfEitherIsLost(@TempDir Path dir)
@@ -91,8 +93,6 @@ class NoisyNeighbourITCase {
             burst(quiet, tickets, "burst", 80);
             double capacity = 80 / ((System.nanoTime() - t0) / 1e9);
 
-            List<Long> alone = quietAt(quiet, tickets, capacity / 10, QUIET_REQUESTS, "alone");
-
             List<CompletableFuture<AnalysisResponse>> flooded =
                     Collections.synchronizedList(new ArrayList<>());
             Thread flooder =
@@ -108,25 +108,14 @@ class NoisyNeighbourITCase {
                                                             + 3_000),
                                             flooded));
             flooder.start();
-            Thread.sleep(1_000); // the flood is under way
-            List<Long> beside = quietAt(quiet, tickets, capacity / 10, QUIET_REQUESTS, "beside");
+            // the flood is under way: a second's worth of it sent, and refusals coming back
+            await().atMost(Duration.ofSeconds(60))
+                    .until(
+                            () ->
+                                    flooded.size() >= capacity
+                                            && flooded.stream().anyMatch(f -> f.isDone()));
+            quietAt(quiet, tickets, capacity / 10, QUIET_REQUESTS, "beside");
             flooder.join();
-
-            long p99Alone = p99(alone);
-            long p99Beside = p99(beside);
-            System.out.printf(
-                    "capacity %.1f/s; quiet p50/p95/p99 alone %d/%d/%d ms, beside a flood of %d"
-                            + " requests %d/%d/%d ms%n",
-                    capacity,
-                    percentile(alone, 0.5),
-                    percentile(alone, 0.95),
-                    p99Alone,
-                    flooded.size(),
-                    percentile(beside, 0.5),
-                    percentile(beside, 0.95),
-                    p99Beside);
-            // the latency target (p99 beside ≤ 2 × alone) is the bench's to measure, not a timed
-            // test's: the noisy-neighbour phase of zerolayer bench reports it
 
             List<AnalysisResponse> floodAnswers = new ArrayList<>();
             for (CompletableFuture<AnalysisResponse> f : flooded) {
@@ -172,35 +161,26 @@ class NoisyNeighbourITCase {
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(180, TimeUnit.SECONDS);
     }
 
-    /** Sends {@code count} quiet requests at {@code perSecond}; each one's round trip, in ms. */
-    private static List<Long> quietAt(
+    /** Sends {@code count} quiet requests at {@code perSecond} and waits for each to be OK. */
+    private static void quietAt(
             ZeroLayerClient client,
             Workload.Stream tickets,
             double perSecond,
             int count,
             String phase)
             throws Exception {
-        List<CompletableFuture<Long>> rtts = new ArrayList<>();
+        List<CompletableFuture<AnalysisResponse>> answers = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
             long at = start + (long) (i * 1e9 / perSecond);
             LockSupport.parkNanos(at - System.nanoTime());
-            long sent = System.nanoTime();
-            rtts.add(
-                    client.submit(request("quiet", phase + "-" + i, tickets.next()))
-                            .thenApply(
-                                    r -> {
-                                        assertThat(r.getStatus())
-                                                .as("a quiet request")
-                                                .isEqualTo(ResponseStatus.OK);
-                                        return (System.nanoTime() - sent) / 1_000_000;
-                                    }));
+            answers.add(client.submit(request("quiet", phase + "-" + i, tickets.next())));
         }
-        List<Long> out = new ArrayList<>();
-        for (CompletableFuture<Long> f : rtts) {
-            out.add(f.get(180, TimeUnit.SECONDS));
+        for (CompletableFuture<AnalysisResponse> f : answers) {
+            assertThat(f.get(180, TimeUnit.SECONDS).getStatus())
+                    .as("a quiet request")
+                    .isEqualTo(ResponseStatus.OK);
         }
-        return out;
     }
 
     private static void send(
@@ -242,15 +222,5 @@ class NoisyNeighbourITCase {
 
     private static String hex(String tenant) {
         return HexFormat.of().formatHex(TestTenants.key(tenant));
-    }
-
-    private static long p99(List<Long> millis) {
-        return percentile(millis, 0.99);
-    }
-
-    private static long percentile(List<Long> millis, double q) {
-        List<Long> sorted = new ArrayList<>(millis);
-        Collections.sort(sorted);
-        return sorted.get((int) Math.ceil(sorted.size() * q) - 1);
     }
 }

@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code zerolayer serve --data DIR} as a child process, killed with SIGKILL while requests are in
- * flight and started again on the same folder: it comes back on the same port, resumes from its
- * last checkpoint, and every request is answered — at least once, as replies are by default, each
- * duplicate with the same reply id — while each kernel is billed exactly once (read_committed, as
- * clients read).
+ * {@code zerolayer serve --data DIR} as a child process, killed with SIGKILL once it answers and
+ * has a checkpoint (half the requests sent before the kill, half after), and started again on the
+ * same folder: it comes back on the same port, resumes from its last checkpoint, and every request
+ * is answered — at least once, as replies are by default, each duplicate with the same reply id —
+ * while each kernel is billed exactly once (read_committed, as clients read).
  */
 class ServeRestartITCase {
-    private static final int REQUESTS = 80;
+    private static final int REQUESTS = 40;
     private static final Pattern BOOTSTRAP = Pattern.compile("bootstrap servers\\s*:\\s*(\\S+)");
     private static final String REPLIES = "zerolayer.replies.restart-it";
 
@@ -55,27 +55,30 @@ class ServeRestartITCase {
         }
         // serve verifies requests: sign as the tenant it wrote to its data folder
         InFlightLoad load =
-                new InFlightLoad(first.bootstrap, REPLIES, 60)
+                new InFlightLoad(first.bootstrap, REPLIES, 30)
                         .signingAs(
                                 TenantRegistry.load(data.resolve(DemoTenant.FILE))
                                         .credentials(DemoTenant.ID));
-        load.send(0, REQUESTS);
-        // kill while the job works through them: some answered, the rest queued or in flight
-        Map<String, Integer> beforeKill = load.replies(1, Duration.ofSeconds(120));
+        // the kill's latch: the job answers the first half and has a checkpoint to resume from;
+        // the second half is sent after the kill, so the resumed job reads it
+        load.send(0, REQUESTS / 2);
+        load.replies(1, Duration.ofSeconds(120));
         // at-least-once replies do not wait for a checkpoint: wait for one, to resume from it
-        awaitCompletedCheckpoint(data.resolve("checkpoints"), Duration.ofSeconds(60));
+        awaitCheckpointAfter(data.resolve("checkpoints"), -1, Duration.ofSeconds(60));
         first.process.destroyForcibly();
         assertThat(first.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(beforeKill.size())
-                .as("requests answered before the kill (the rest were in flight)")
-                .isBetween(1, REQUESTS - 1);
+        load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
 
         Serve second = serve(data, "second");
         assertThat(second.bootstrap).as("the broker keeps its port").isEqualTo(first.bootstrap);
         assertThat(second.output).anyMatch(line -> line.contains("resumed from chk-"));
         load.replies(REQUESTS, Duration.ofSeconds(180));
-        Thread.sleep(3000); // the last cost records are committed by now: checkpoints are 1 s apart
-        Map<String, List<String>> replies = load.replyIds(REQUESTS, Duration.ofSeconds(10));
+        // the last cost records are committed by the first checkpoint that starts after this
+        awaitCheckpointAfter(
+                data.resolve("checkpoints"),
+                latestCheckpoint(data.resolve("checkpoints")) + 1,
+                Duration.ofSeconds(60));
+        Map<String, List<String>> replies = load.replyIds(REQUESTS, Duration.ZERO);
         assertThat(replies).as("requests answered").hasSize(REQUESTS);
         // requests answered after the last checkpoint before the kill were answered again
         assertThat(replies.values())
@@ -93,30 +96,44 @@ class ServeRestartITCase {
         assertThat(data.resolve("checkpoints")).isDirectory();
     }
 
-    /**
-     * Waits until a checkpoint under {@code folder} is complete (its {@code _metadata} written).
-     */
-    private static void awaitCompletedCheckpoint(Path folder, Duration timeout) throws Exception {
+    /** Waits until a checkpoint under {@code folder} numbered above {@code after} is complete. */
+    private static void awaitCheckpointAfter(Path folder, long after, Duration timeout)
+            throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.isDirectory(folder)) {
-                try (var files = Files.walk(folder)) {
-                    if (files.anyMatch(
+        while (latestCheckpoint(folder) <= after) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "No checkpoint after " + after + " completed under " + folder);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * The number of the latest complete checkpoint under {@code folder} (its {@code _metadata}
+     * written), or -1.
+     */
+    private static long latestCheckpoint(Path folder) throws Exception {
+        if (!Files.isDirectory(folder)) {
+            return -1;
+        }
+        try (var files = Files.walk(folder)) {
+            return files.filter(
                             f ->
                                     f.getFileName().toString().equals("_metadata")
                                             && f.getParent()
                                                     .getFileName()
                                                     .toString()
-                                                    .startsWith("chk-"))) {
-                        return;
-                    }
-                } catch (java.io.UncheckedIOException racedWithFlink) {
-                    // a checkpoint folder came or went while walking: look again
-                }
-            }
-            Thread.sleep(100);
+                                                    .startsWith("chk-"))
+                    .mapToLong(
+                            f ->
+                                    Long.parseLong(
+                                            f.getParent().getFileName().toString().substring(4)))
+                    .max()
+                    .orElse(-1);
+        } catch (java.io.UncheckedIOException racedWithFlink) {
+            return -1; // a checkpoint folder came or went while walking: look again
         }
-        throw new AssertionError("No checkpoint completed under " + folder + " in " + timeout);
     }
 
     /** A running {@code zerolayer serve} child: its process, bootstrap address and output. */

@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
+import io.zerolayer.tests.testutils.BuiltArtifacts;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +25,7 @@ class ShadedJobJarTest {
 
     @Test
     void theJarHoldsLinuxX86NativesOnlyAndTheyLoadAndEncode() throws Exception {
-        Assumptions.assumeTrue(Files.exists(JAR), "build the jobs module first (mvn package)");
+        BuiltArtifacts.jobJar();
         try (ZipFile jar = new ZipFile(JAR.toFile())) {
             List<String> names = jar.stream().map(ZipEntry::getName).toList();
             assertThat(names)

@@ -75,7 +75,7 @@ class StreamingJobITCase {
     /** The job of each test, on topics of its own; a test starts it once its settings are made. */
     @RegisterExtension
     @Order(3)
-    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS, METRICS);
 
     /** Every metric line the cluster's Prometheus reporter serves now. */
     private static String scrapeMetrics() {
@@ -101,15 +101,15 @@ class StreamingJobITCase {
     }
 
     /**
-     * The committed records of a topic of the job, decoded: at least {@code count}, then any more
-     * that come before {@code quiet} passes without one.
+     * The committed records of a topic of the job, decoded: at least {@code count}, and any more
+     * the job wrote before a checkpoint that started once they came ({@link
+     * StreamingJobExtension#readCommitted}).
      */
     private <T extends org.apache.avro.specific.SpecificRecordBase> List<T> committed(
             org.apache.flink.configuration.ConfigOption<String> topic,
             SingleObjectCodec<T> codec,
-            int count,
-            Duration quiet) {
-        return KAFKA.read(conf.get(topic), count, REPLY_TIMEOUT, quiet).stream()
+            int count) {
+        return JOB.readCommitted(conf.get(topic), count, REPLY_TIMEOUT).stream()
                 .map(r -> codec.decode(r.value()))
                 .toList();
     }
@@ -207,8 +207,7 @@ class StreamingJobITCase {
                         committed(
                                         PipelineOptions.COSTS_TOPIC,
                                         COSTS,
-                                        first.getCost().getKernels() + again.getCost().getKernels(),
-                                        Duration.ofSeconds(1))
+                                        first.getCost().getKernels() + again.getCost().getKernels())
                                 .stream()
                                 .filter(c -> c.getRequestId().startsWith("cached-"))
                                 .collect(
@@ -315,12 +314,7 @@ class StreamingJobITCase {
                     graphOf.put(response.getRequestId(), response.getGraphId());
                     kernels += response.getCost().getKernels();
                 }
-                costs =
-                        committed(
-                                PipelineOptions.COSTS_TOPIC,
-                                COSTS,
-                                kernels,
-                                Duration.ofMillis(500));
+                costs = committed(PipelineOptions.COSTS_TOPIC, COSTS, kernels);
                 // the encode records of one pass share its start and its sequences
                 mixed =
                         costs.stream()
@@ -429,11 +423,7 @@ class StreamingJobITCase {
             assertThat(split.getStatus()).isEqualTo(ResponseStatus.OK);
             // each slot ran a part: their cost records make up the reply's cost
             List<KernelCostRecord> records =
-                    committed(
-                                    PipelineOptions.COSTS_TOPIC,
-                                    COSTS,
-                                    split.getCost().getKernels(),
-                                    Duration.ofMillis(500))
+                    committed(PipelineOptions.COSTS_TOPIC, COSTS, split.getCost().getKernels())
                             .stream()
                             .filter(c -> c.getRequestId().equals("split-1"))
                             .toList();
@@ -602,11 +592,10 @@ class StreamingJobITCase {
             List<ConsumerRecord<byte[], byte[]>> replies = new ArrayList<>();
             replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
             replies.addAll(
-                    KAFKA.read(
+                    JOB.readCommitted(
                             conf.get(PipelineOptions.RESPONSES_TOPIC),
                             prompts.size() - (int) toOwnTopic,
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(2)));
+                            REPLY_TIMEOUT));
 
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation =
                     replies.stream()
@@ -665,8 +654,7 @@ class StreamingJobITCase {
             assertThat(sharing).hasSize(SHARED_STRUCTURE);
             assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(1);
-            List<ExecutionGraph> descriptors =
-                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, 3, Duration.ofSeconds(1));
+            List<ExecutionGraph> descriptors = committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, 3);
             assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
                     .hasSize(1);
             assertThat(compiled(descriptors)).hasSize(3);
@@ -749,11 +737,7 @@ class StreamingJobITCase {
             int expectedCosts =
                     responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
             List<KernelCostRecord> costs =
-                    committed(
-                            PipelineOptions.COSTS_TOPIC,
-                            COSTS,
-                            expectedCosts,
-                            Duration.ofSeconds(1));
+                    committed(PipelineOptions.COSTS_TOPIC, COSTS, expectedCosts);
             assertThat(costs).hasSize(expectedCosts);
             assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
             long answerNanos =
@@ -794,11 +778,8 @@ class StreamingJobITCase {
                     "corr-json");
 
             List<ConsumerRecord<byte[], byte[]>> dead =
-                    KAFKA.read(
-                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                            1,
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(1));
+                    JOB.readCommitted(
+                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1, REPLY_TIMEOUT);
             assertThat(dead)
                     .singleElement()
                     .satisfies(
@@ -831,11 +812,7 @@ class StreamingJobITCase {
                             });
 
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    KAFKA.read(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
-                            2,
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(1));
+                    JOB.readCommitted(conf.get(PipelineOptions.RESPONSES_TOPIC), 2, REPLY_TIMEOUT);
             assertThat(replies).hasSize(2);
             ConsumerRecord<byte[], byte[]> rejected = withCorrelationId(replies, "corr-typo");
             AnalysisResponse rejection = RESPONSES.decode(rejected.value());
@@ -904,17 +881,15 @@ class StreamingJobITCase {
 
             int expectedReplies = prompts.size() + 1;
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    KAFKA.read(
+                    JOB.readCommitted(
                             conf.get(PipelineOptions.RESPONSES_TOPIC),
                             expectedReplies,
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(2));
+                            REPLY_TIMEOUT);
             List<ConsumerRecord<byte[], byte[]>> dead =
-                    KAFKA.read(
+                    JOB.readCommitted(
                             conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
                             deadOnArrival.size(),
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(1));
+                            REPLY_TIMEOUT);
 
             // counting holds: every record sent is exactly one reply or one dead letter
             assertThat(replies.size() + dead.size())
@@ -1000,7 +975,7 @@ class StreamingJobITCase {
             assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(SLOTS);
             List<ExecutionGraph> descriptors =
-                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, SLOTS, Duration.ofSeconds(1));
+                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, SLOTS);
             assertThat(compiled(descriptors)).hasSize(SLOTS);
         }
 
@@ -1060,8 +1035,7 @@ class StreamingJobITCase {
                             .map(AnalysisResponse::getRequestId)
                             .collect(java.util.stream.Collectors.toSet());
             List<KernelCostRecord> encodes =
-                    committed(PipelineOptions.COSTS_TOPIC, COSTS, count * 5, Duration.ofSeconds(2))
-                            .stream()
+                    committed(PipelineOptions.COSTS_TOPIC, COSTS, count * 5).stream()
                             .filter(c -> c.getKernel().equals("encode"))
                             .toList();
             assertThat(encodes).hasSize(count);
@@ -1140,12 +1114,7 @@ class StreamingJobITCase {
                         "tick");
                 Thread.sleep(500);
                 bySummary.clear();
-                for (var r :
-                        KAFKA.read(
-                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
-                                0,
-                                Duration.ofSeconds(2),
-                                Duration.ofSeconds(1))) {
+                for (var r : KAFKA.readToEnd(conf.get(PipelineOptions.COST_SUMMARY_TOPIC))) {
                     CostSummary summary = SUMMARIES.decode(r.value());
                     bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
                 }
@@ -1228,8 +1197,7 @@ class StreamingJobITCase {
             return committed(
                     PipelineOptions.COSTS_TOPIC,
                     COSTS,
-                    responses.stream().mapToInt(r -> r.getCost().getKernels()).sum(),
-                    Duration.ofSeconds(3));
+                    responses.stream().mapToInt(r -> r.getCost().getKernels()).sum());
         }
 
         private static Map<String, Long> totalsByTenant(List<KernelCostRecord> records) {
@@ -1335,11 +1303,10 @@ class StreamingJobITCase {
                             REPLY_TIMEOUT);
             // duplicates of the last replies may still be on their way
             records =
-                    KAFKA.read(
+                    JOB.readCommitted(
                             conf.get(PipelineOptions.RESPONSES_TOPIC),
                             records.size(),
-                            REPLY_TIMEOUT,
-                            Duration.ofSeconds(2));
+                            REPLY_TIMEOUT);
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byRequest =
                     records.stream()
                             .collect(
@@ -1406,12 +1373,11 @@ class StreamingJobITCase {
             assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
             assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
             assertThat(
-                            KAFKA
-                                    .read(
+                            JOB
+                                    .readCommitted(
                                             conf.get(PipelineOptions.RESPONSES_TOPIC),
                                             2,
-                                            REPLY_TIMEOUT,
-                                            Duration.ofSeconds(1))
+                                            REPLY_TIMEOUT)
                                     .stream()
                                     .map(r -> RESPONSES.decode(r.value()).getRequestId()))
                     .as("the restarted job resumed after the request answered before it")
@@ -1578,7 +1544,7 @@ class StreamingJobITCase {
     /** The committed replies, checked to be exactly {@code count}, one per request id. */
     private List<AnalysisResponse> exactlyOneReplyEach(int count) {
         List<AnalysisResponse> responses =
-                committed(PipelineOptions.RESPONSES_TOPIC, RESPONSES, count, Duration.ofSeconds(2));
+                committed(PipelineOptions.RESPONSES_TOPIC, RESPONSES, count);
         assertThat(responses).hasSize(count);
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);

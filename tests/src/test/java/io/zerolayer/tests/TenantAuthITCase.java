@@ -59,7 +59,7 @@ class TenantAuthITCase {
 
     @RegisterExtension
     @Order(3)
-    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS);
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS, METRICS);
 
     private Configuration conf;
 
@@ -93,11 +93,7 @@ class TenantAuthITCase {
         }
 
         List<ConsumerRecord<byte[], byte[]>> dead =
-                KAFKA.read(
-                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                        4,
-                        TIMEOUT,
-                        Duration.ofSeconds(2));
+                JOB.readCommitted(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 4, TIMEOUT);
         assertThat(dead)
                 .extracting(r -> header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
                 .satisfiesExactlyInAnyOrder(
@@ -111,11 +107,7 @@ class TenantAuthITCase {
                         "corr-unsigned", "corr-forged", "corr-redirected", "corr-genuine");
 
         List<ConsumerRecord<byte[], byte[]>> replies =
-                KAFKA.read(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        1,
-                        TIMEOUT,
-                        Duration.ofSeconds(2));
+                JOB.readCommitted(conf.get(PipelineOptions.RESPONSES_TOPIC), 1, TIMEOUT);
         assertThat(replies)
                 .singleElement()
                 .satisfies(
@@ -123,8 +115,7 @@ class TenantAuthITCase {
                                 assertThat(RESPONSES.decode(r.value()).getRequestId())
                                         .isEqualTo("genuine"));
         List<ConsumerRecord<byte[], byte[]>> costs =
-                KAFKA.read(
-                        conf.get(PipelineOptions.COSTS_TOPIC), 1, TIMEOUT, Duration.ofSeconds(3));
+                JOB.readCommitted(conf.get(PipelineOptions.COSTS_TOPIC), 1, TIMEOUT);
         assertThat(costs)
                 .extracting(r -> COSTS.decode(r.value()).getRequestId())
                 .isNotEmpty()

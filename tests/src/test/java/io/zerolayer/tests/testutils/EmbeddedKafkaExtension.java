@@ -17,34 +17,38 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real KRaft broker for a test class, plus the plain producer/consumer calls tests need.
+ * A real KRaft broker, plus the plain producer/consumer calls tests need. One broker serves every
+ * test class of a test JVM: each test uses topics of its own ({@link #freshTopic}), so classes do
+ * not see each other's records, and the broker starts once instead of once per class. It stops when
+ * the JVM's tests are done.
  *
  * <pre>{@code
  * @RegisterExtension static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
  * }</pre>
  */
-public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAllCallback {
+public final class EmbeddedKafkaExtension implements BeforeAllCallback {
     private EmbeddedKafkaBroker broker;
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        if (SharedWithNestedClasses.nested(context)) {
-            return; // the enclosing class's broker serves its nested classes
-        }
-        broker = EmbeddedKafkaBroker.start(null);
+        broker =
+                context.getRoot()
+                        .getStore(ExtensionContext.Namespace.GLOBAL)
+                        .getOrComputeIfAbsent(
+                                SharedBroker.class,
+                                k -> new SharedBroker(EmbeddedKafkaBroker.start(null)),
+                                SharedBroker.class)
+                        .broker();
     }
 
-    @Override
-    public void afterAll(ExtensionContext context) {
-        if (SharedWithNestedClasses.nested(context)) {
-            return;
-        }
-        if (broker != null) {
+    /** The JVM's broker, closed by JUnit when the root context closes. */
+    private record SharedBroker(EmbeddedKafkaBroker broker) implements AutoCloseable {
+        @Override
+        public void close() {
             broker.close();
         }
     }
@@ -169,6 +173,35 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
     public List<ConsumerRecord<byte[], byte[]>> readUntil(
             String topic, Predicate<ConsumerRecord<byte[], byte[]>> until, Duration timeout) {
         return readFromStart(topic, Integer.MAX_VALUE, until, timeout, Duration.ZERO);
+    }
+
+    /**
+     * Every committed record of {@code topic} now ({@code read_committed}, up to each partition's
+     * last stable offset), without waiting for more.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readToEnd(String topic) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions =
+                    consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                            .map(info -> new TopicPartition(topic, info.partition()))
+                            .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Could not read " + topic + " to its end");
+                }
+                consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+            }
+        }
+        return out;
     }
 
     /** Reads until {@code count} records came, one satisfies {@code until}, or time is up. */

@@ -1,17 +1,20 @@
 package io.zerolayer.tests.testutils;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /**
  * A test MiniCluster whose Prometheus reporter takes a port of its own range, so a test can read
- * the metrics its job reports. Give each test class a range of its own.
+ * the metrics its job reports, and whose REST API tells when a job's checkpoint completed. Give
+ * each test class a range of its own.
  */
 public final class PrometheusCluster {
     private final int firstPort;
     private final int lastPort;
+    private MiniClusterExtension extension;
 
     public PrometheusCluster(int firstPort, int lastPort) {
         this.firstPort = firstPort;
@@ -25,12 +28,22 @@ public final class PrometheusCluster {
                 "metrics.reporter.prom.factory.class",
                 "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
         c.setString("metrics.reporter.prom.port", firstPort + "-" + lastPort);
-        return new MiniClusterExtension(
-                new MiniClusterResourceConfiguration.Builder()
-                        .setNumberTaskManagers(1)
-                        .setNumberSlotsPerTaskManager(slots)
-                        .setConfiguration(c)
-                        .build());
+        extension =
+                new MiniClusterExtension(
+                        new MiniClusterResourceConfiguration.Builder()
+                                .setNumberTaskManagers(1)
+                                .setNumberSlotsPerTaskManager(slots)
+                                .setConfiguration(c)
+                                .build());
+        return extension;
+    }
+
+    /**
+     * Waits until a checkpoint of {@code job} that started after this call has completed: what the
+     * job wrote before the call is then committed, and a duplicate of it would be visible.
+     */
+    public void awaitCheckpointAfterNow(JobID job) throws Exception {
+        JobCheckpoints.awaitAfterNow(extension, job);
     }
 
     /** Every metric line served on the range now. */

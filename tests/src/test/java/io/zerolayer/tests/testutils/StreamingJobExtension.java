@@ -5,10 +5,13 @@ import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,12 +25,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class StreamingJobExtension implements BeforeEachCallback, AfterEachCallback {
     private final EmbeddedKafkaExtension kafka;
     private final int slots;
+    private final PrometheusCluster cluster;
     private Configuration conf;
     private JobClient job;
 
-    public StreamingJobExtension(EmbeddedKafkaExtension kafka, int slots) {
+    /**
+     * @param cluster the MiniCluster the job runs on, asked when a checkpoint completed
+     */
+    public StreamingJobExtension(
+            EmbeddedKafkaExtension kafka, int slots, PrometheusCluster cluster) {
         this.kafka = kafka;
         this.slots = slots;
+        this.cluster = cluster;
+    }
+
+    /**
+     * Waits until a checkpoint that started after this call completed: every record the job wrote
+     * before it is committed, so a read to the end of a topic sees it, and any duplicate of it.
+     */
+    public void awaitCommitted() throws Exception {
+        if (job != null && job.getJobStatus().get() == JobStatus.RUNNING) {
+            cluster.awaitCheckpointAfterNow(job.getJobID());
+        }
     }
 
     @Override
@@ -72,6 +91,22 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
                                 1,
                                 conf.get(PipelineOptions.AUDIT_TOPIC),
                                 1));
+    }
+
+    /**
+     * The committed records of {@code topic}: once at least {@code atLeast} came, every record the
+     * job wrote before a checkpoint that started then. A duplicate of one of them, or any record
+     * more, is among them; no fixed wait stands in for that.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readCommitted(
+            String topic, int atLeast, Duration timeout) {
+        kafka.read(topic, atLeast, timeout, Duration.ZERO);
+        try {
+            awaitCommitted();
+        } catch (Exception e) {
+            throw new IllegalStateException("No checkpoint completed after reading " + topic, e);
+        }
+        return kafka.readToEnd(topic);
     }
 
     /** The job's settings: change them before {@link #start()}. */
