@@ -165,6 +165,11 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
+    /** The hardware profile this subtask estimates for, once open. */
+    String estimatingFor() {
+        return estimator.profile().id();
+    }
+
     /** Estimated encoder tokens from which a request is split over the slots; 0: never. */
     private long splitMinTokens;
 
@@ -209,11 +214,12 @@ public class DecodeAndClassifyFunction
         if (hardwareSetting == null) {
             estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();
         } else {
+            // as the executor resolves it: this TaskManager's own profile setting wins
             var hardware =
-                    io.zerolayer.gpu.hardware.HardwareFingerprint.resolve(
+                    TaskManagerHardware.resolve(
+                            TaskManagerHardware.configuration(getRuntimeContext()),
                             hardwareSetting,
-                            io.zerolayer.gpu.hardware.HardwareProfiles.builtInWith(
-                                    extraProfilesYaml));
+                            extraProfilesYaml);
             estimator =
                     new io.zerolayer.operators.compiler.CostEstimator(
                             hardware.profile(), hardware.primary(), intraOpThreads);

@@ -49,7 +49,14 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
     static final int PARTS_LAYOUT = 5;
 
     /** Layout 6: and the structure's quality floor and exactness (the tier its plan may choose). */
-    static final int LAYOUT = 6;
+    static final int TIERS_LAYOUT = 6;
+
+    /**
+     * Layout 7: the request field by field, as the classifier decoded it, instead of re-encoded as
+     * an Avro message: a JSON request is not turned into Avro on its way to the executor, and
+     * neither side runs the Avro codec.
+     */
+    static final int LAYOUT = 7;
 
     /** The layout this serializer reads; it always writes {@link #LAYOUT}. */
     private final int readLayout;
@@ -128,9 +135,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     @Override
     public void serialize(RoutedRequest r, DataOutputView out) throws IOException {
-        byte[] request = codec().encode(r.request());
-        out.writeInt(request.length);
-        out.write(request);
+        writeRequest(r.request(), out);
         ReplyRoute route = r.route();
         StringValue.writeString(route.replyTopic, out);
         out.writeBoolean(route.correlationId != null);
@@ -148,6 +153,45 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         out.writeLong(r.queuedAtMillis());
         out.writeLong(r.compileMicros());
         writeDecision(r.decision(), r.request().getPrompt(), out);
+    }
+
+    static void writeRequest(AnalysisRequest r, DataOutputView out) throws IOException {
+        StringValue.writeString(r.getRequestId(), out);
+        StringValue.writeString(r.getTenantId(), out);
+        StringValue.writeString(r.getPrompt(), out);
+        out.writeLong(r.getSubmittedAt().toEpochMilli());
+        out.writeBoolean(r.getDeadline() != null);
+        if (r.getDeadline() != null) {
+            out.writeLong(r.getDeadline().toEpochMilli());
+        }
+        Map<String, String> attributes = r.getAttributes();
+        out.writeInt(attributes.size());
+        for (Map.Entry<String, String> e : attributes.entrySet()) {
+            StringValue.writeString(e.getKey(), out);
+            StringValue.writeString(e.getValue(), out);
+        }
+    }
+
+    /** The request as {@link #writeRequest} wrote it, or, before layout 7, as an Avro message. */
+    private AnalysisRequest readRequest(DataInputView in) throws IOException {
+        if (readLayout < LAYOUT) {
+            byte[] bytes = new byte[in.readInt()];
+            in.readFully(bytes);
+            return codec().decode(bytes);
+        }
+        AnalysisRequest.Builder r =
+                AnalysisRequest.newBuilder()
+                        .setRequestId(StringValue.readString(in))
+                        .setTenantId(StringValue.readString(in))
+                        .setPrompt(StringValue.readString(in))
+                        .setSubmittedAt(java.time.Instant.ofEpochMilli(in.readLong()));
+        r.setDeadline(in.readBoolean() ? java.time.Instant.ofEpochMilli(in.readLong()) : null);
+        int n = in.readInt();
+        Map<String, String> attributes = new LinkedHashMap<>(Math.max(4, n * 2));
+        for (int i = 0; i < n; i++) {
+            attributes.put(StringValue.readString(in), StringValue.readString(in));
+        }
+        return r.setAttributes(attributes).build();
     }
 
     private static void writeDecision(RequestDecision d, String prompt, DataOutputView out)
@@ -229,9 +273,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     @Override
     public RoutedRequest deserialize(DataInputView in) throws IOException {
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        AnalysisRequest request = codec().decode(bytes);
+        AnalysisRequest request = readRequest(in);
         ReplyRoute route = new ReplyRoute();
         route.replyTopic = StringValue.readString(in);
         if (in.readBoolean()) {
@@ -293,10 +335,10 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                             scopeTokens, in.readInt(), in.readInt(), StringValue.readString(in));
             // before layout 6 a structure had no floor of its own: the contracts' default
             QualityFloor quality =
-                    readLayout >= LAYOUT
+                    readLayout >= TIERS_LAYOUT
                             ? QualityFloor.values()[in.readByte()]
                             : QualityFloor.BALANCED;
-            boolean exact = readLayout >= LAYOUT && in.readBoolean();
+            boolean exact = readLayout >= TIERS_LAYOUT && in.readBoolean();
             structure =
                     new CompilableStructure(
                             signature, task, decoder, outputFormat, workload, quality, exact);
@@ -383,8 +425,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
 
     /**
      * The serializer's snapshot: the layout state was written in ({@link #LAYOUT} now). State of
-     * the older {@link #STRUCTURE_KEYED_LAYOUT}, {@link #PLAN_KEYED_LAYOUT} and {@link
-     * #PARTS_LAYOUT} is read by a serializer of that layout and migrated; any other is
+     * the older {@link #TIERS_LAYOUT}, {@link #PARTS_LAYOUT}, {@link #PLAN_KEYED_LAYOUT} and {@link
+     * #STRUCTURE_KEYED_LAYOUT} is read by a serializer of that layout and migrated; any other is
      * incompatible.
      */
     public static final class Snapshot implements TypeSerializerSnapshot<RoutedRequest> {
@@ -404,6 +446,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
                 throws IOException {
             if (readVersion != LAYOUT
+                    && readVersion != TIERS_LAYOUT
                     && readVersion != PARTS_LAYOUT
                     && readVersion != PLAN_KEYED_LAYOUT
                     && readVersion != STRUCTURE_KEYED_LAYOUT) {
@@ -412,6 +455,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                                 + readVersion
                                 + ", which this version reads as none of "
                                 + LAYOUT
+                                + ", "
+                                + TIERS_LAYOUT
                                 + ", "
                                 + PARTS_LAYOUT
                                 + ", "

@@ -9,6 +9,7 @@ import io.zerolayer.operators.kafka.ReplyRoute;
 import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -179,7 +180,7 @@ class RoutedRequestSerializerTest {
                         now.content(),
                         now.warnings(),
                         now.encodeMillisAlone());
-        byte[] written = write(new RoutedRequestSerializer(), routed(PAPER, structureKeyed));
+        byte[] written = writeLayout6(routed(PAPER, structureKeyed));
         DataOutputSerializer id = new DataOutputSerializer(80);
         org.apache.flink.types.StringValue.writeString(now.structureId(), id);
         byte[] once = id.getCopyOfBuffer();
@@ -215,7 +216,7 @@ class RoutedRequestSerializerTest {
                                 .isCompatibleAfterMigration())
                 .isTrue();
         // a layout-4 record is a whole request's, without the part marker or the tier
-        byte[] layout4 = dropLast(dropTier(write(serializer, routed(PAPER, whole)), whole));
+        byte[] layout4 = dropLast(dropTier(writeLayout6(routed(PAPER, whole)), whole));
         DataInputDeserializer in = new DataInputDeserializer(layout4);
         assertThat(restored.restoreSerializer().deserialize(in).decision()).isEqualTo(whole);
         assertThat(in.available()).isZero();
@@ -243,12 +244,59 @@ class RoutedRequestSerializerTest {
         RequestDecision whole =
                 RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING);
         RequestDecision part = whole.asPart(new RequestDecision.Part(2, 3), whole.content(), 7);
-        byte[] layout5 = dropTier(write(serializer, routed(PAPER, part)), whole);
+        byte[] layout5 = dropTier(writeLayout6(routed(PAPER, part)), whole);
         DataInputDeserializer in = new DataInputDeserializer(layout5);
         RoutedRequest back =
                 new RoutedRequestSerializer(RoutedRequestSerializer.PARTS_LAYOUT).deserialize(in);
         assertThat(back.decision()).isEqualTo(part);
         assertThat(in.available()).isZero();
+    }
+
+    @Test
+    void aRequestCrossesFieldByFieldNotAsAnAvroMessageAndLayout6StateIsMigrated() throws Exception {
+        RoutedRequest in =
+                routed(
+                        PAPER,
+                        RequestDecision.of(new StructureClassifier().classify(PAPER), ROUTING));
+        byte[] bytes = write(new RoutedRequestSerializer(), in);
+        byte[] fingerprint =
+                java.nio.ByteBuffer.allocate(8)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .putLong(SingleObjectCodec.of(AnalysisRequest.class).fingerprint())
+                        .array();
+        assertThat(indexOfOrMinusOne(bytes, fingerprint))
+                .as("an Avro single-object message in the record")
+                .isEqualTo(-1);
+
+        RoutedRequest back =
+                read(
+                        new RoutedRequestSerializer(RoutedRequestSerializer.TIERS_LAYOUT),
+                        writeLayout6(in));
+        assertThat(back.request()).isEqualTo(in.request());
+        assertThat(back.decision()).isEqualTo(in.decision());
+    }
+
+    /** {@code r} as layout 6 wrote it: its request an Avro single-object message. */
+    private static byte[] writeLayout6(RoutedRequest r) throws Exception {
+        byte[] bytes = write(new RoutedRequestSerializer(), r);
+        DataOutputSerializer fields = new DataOutputSerializer(256);
+        RoutedRequestSerializer.writeRequest(r.request(), fields);
+        byte[] prefix = fields.getCopyOfBuffer();
+        assertThat(java.util.Arrays.copyOf(bytes, prefix.length)).isEqualTo(prefix);
+        byte[] avro = SingleObjectCodec.of(AnalysisRequest.class).encode(r.request());
+        DataOutputSerializer out = new DataOutputSerializer(bytes.length + avro.length);
+        out.writeInt(avro.length);
+        out.write(avro);
+        out.write(bytes, prefix.length, bytes.length - prefix.length);
+        return out.getCopyOfBuffer();
+    }
+
+    private static int indexOfOrMinusOne(byte[] bytes, byte[] part) {
+        try {
+            return indexOf(bytes, part);
+        } catch (AssertionError notFound) {
+            return -1;
+        }
     }
 
     /**
