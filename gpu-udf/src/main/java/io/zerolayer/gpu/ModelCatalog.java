@@ -7,12 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -259,7 +255,7 @@ public final class ModelCatalog {
     /** As {@link #verify(EncoderModel)}, for weights already read into memory. */
     static void verify(EncoderModel m, byte[] weights) {
         if (!VERIFIED.contains(m.id())) {
-            verify(m, SentenceEncoder.sha256(weights));
+            verify(m, Sha256.hex(weights));
         }
     }
 
@@ -280,15 +276,9 @@ public final class ModelCatalog {
 
     private static String sha256(EncoderModel m) {
         try (InputStream in = m.openWeights()) {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            try (DigestInputStream d = new DigestInputStream(in, digest)) {
-                d.transferTo(java.io.OutputStream.nullOutputStream());
-            }
-            return HexFormat.of().formatHex(digest.digest());
+            return Sha256.hex(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -2,13 +2,13 @@ package io.zerolayer.analyze;
 
 import io.zerolayer.operators.documents.DocumentAttributes;
 import io.zerolayer.operators.documents.DocumentFormat;
+import io.zerolayer.schemas.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -66,12 +66,7 @@ public final class AnalysisInputs {
     }
 
     private static InputFile hash(Path file, String display) throws IOException {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest sha = Sha256.digest();
         boolean jsonl =
                 DocumentFormat.of(file.getFileName().toString()).orElse(null)
                         == DocumentFormat.JSONL;

@@ -92,14 +92,7 @@ public record HardwareProfile(
      * gives new graph ids rather than old ids with different plans.
      */
     public String fingerprint() {
-        try {
-            byte[] digest =
-                    java.security.MessageDigest.getInstance("SHA-256")
-                            .digest(toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(digest, 0, 4);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return io.zerolayer.gpu.Sha256.hex(toString()).substring(0, 8);
     }
 
     /** Host time per document token of a node kind; 0 for kinds not modelled per token. */

@@ -18,9 +18,9 @@ public final class AuditEntries {
 
     /**
      * The entry of a level-3 response, not yet linked: no sequence, previous hash or hash, which
-     * the chain gives it ({@link #linked}). The prompt's hash is taken from the request as it came,
-     * the output's from the reply; the model is the audit node's attribute, absent when nothing ran
-     * (a FAILED response).
+     * the chain gives it ({@link #linked}). The prompt's hash is that of the request as it came,
+     * the output's that of the reply, both as the audit node computed them where it ran; the model
+     * is the audit node's attribute, absent when nothing ran (a FAILED response).
      *
      * @param structureId the id of the request's structure (what its prompt looked like; the graph
      *     id names the plan that ran it)
@@ -37,12 +37,23 @@ public final class AuditEntries {
                 .setGraphId(response.getGraphId())
                 .setStructureId(structureId)
                 .setModel(attributes == null ? null : attributes.get(Audit.MODEL_ATTRIBUTE))
-                .setPromptSha256(AuditChainHash.sha256Hex(request.getPrompt()))
-                .setOutputSha256(AuditChainHash.sha256Hex(response.getOutput()))
+                .setPromptSha256(
+                        hashed(attributes, Audit.PROMPT_SHA256_ATTRIBUTE, request.getPrompt()))
+                .setOutputSha256(
+                        hashed(attributes, Audit.OUTPUT_SHA256_ATTRIBUTE, response.getOutput()))
                 .setFidelity(response.getFidelity())
                 .setTime(response.getTimings().getCompletedAt())
                 .setHash("")
                 .build();
+    }
+
+    /**
+     * The audit node's hash of {@code text} where it ran (the last node of the graph: it hashed the
+     * prompt as it came and the final output), else the hash computed here.
+     */
+    private static String hashed(Map<String, String> attributes, String attribute, String text) {
+        String byTheNode = attributes == null ? null : attributes.get(attribute);
+        return byTheNode != null ? byTheNode : AuditChainHash.sha256Hex(text);
     }
 
     /**

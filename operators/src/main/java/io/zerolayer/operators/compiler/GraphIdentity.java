@@ -3,11 +3,8 @@ package io.zerolayer.operators.compiler;
 import io.zerolayer.gpu.ModelCatalog;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.structure.StructureSignature;
+import io.zerolayer.schemas.Sha256;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -92,13 +89,6 @@ public record GraphIdentity(
     }
 
     private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256")
-                                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(text);
     }
 }

@@ -2,11 +2,8 @@ package io.zerolayer.operators.execution;
 
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.KernelCostRecord;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.zerolayer.schemas.Sha256;
 import java.time.Instant;
-import java.util.HexFormat;
 
 /** Kernel cost records: one per executed node of a request, with a replay-stable id. */
 public final class CostRecords {
@@ -17,16 +14,7 @@ public final class CostRecords {
      * request gets the same id however often it is replayed.
      */
     public static String recordId(String requestId, String graphId, String nodeId) {
-        try {
-            return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256")
-                                    .digest(
-                                            (requestId + "\n" + graphId + "\n" + nodeId)
-                                                    .getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(requestId + "\n" + graphId + "\n" + nodeId);
     }
 
     /**

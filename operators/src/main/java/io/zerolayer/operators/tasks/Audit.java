@@ -12,6 +12,12 @@ public final class Audit implements PostDecodeNode {
     /** The response attribute naming the encoder that ran, as model@weight-checksum. */
     public static final String MODEL_ATTRIBUTE = "audit.model";
 
+    /** The response attribute holding the hex SHA-256 of the prompt as it came. */
+    public static final String PROMPT_SHA256_ATTRIBUTE = "audit.prompt-sha256";
+
+    /** The response attribute holding the hex SHA-256 of the output. */
+    public static final String OUTPUT_SHA256_ATTRIBUTE = "audit.output-sha256";
+
     Audit() {}
 
     @Override
@@ -19,9 +25,9 @@ public final class Audit implements PostDecodeNode {
         return new Result(
                 output,
                 Map.of(
-                        "audit.prompt-sha256",
+                        PROMPT_SHA256_ATTRIBUTE,
                         sha256(context.source()),
-                        "audit.output-sha256",
+                        OUTPUT_SHA256_ATTRIBUTE,
                         sha256(output),
                         "audit.graph-id",
                         context.graphId(),

@@ -1,7 +1,7 @@
 package io.zerolayer.schemas.audit;
 
 import io.zerolayer.schemas.AuditEntry;
-import io.zerolayer.schemas.auth.RequestSignature;
+import io.zerolayer.schemas.Sha256;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -56,16 +56,12 @@ public final class AuditChainHash {
 
     /** The hash {@code entry} must carry: lowercase hex SHA-256 of its canonical form. */
     public static String of(AuditEntry entry) {
-        return sha256Hex(canonical(entry));
+        return Sha256.hex(canonical(entry));
     }
 
     /** Lowercase hex SHA-256 of {@code text} as UTF-8; null for null. */
     public static String sha256Hex(String text) {
-        return text == null ? null : sha256Hex(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String sha256Hex(byte[] bytes) {
-        return RequestSignature.sha256Hex(bytes);
+        return text == null ? null : Sha256.hex(text);
     }
 
     private static void field(ByteArrayOutputStream out, Object value) {

@@ -1,5 +1,6 @@
 package io.zerolayer.schemas.auth;
 
+import io.zerolayer.schemas.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -83,13 +84,9 @@ public final class RequestSignature {
         return MessageDigest.isEqual(hmac(key, canonical), given);
     }
 
-    /** Lowercase hex SHA-256 of {@code bytes}. */
+    /** Lowercase hex SHA-256 of {@code bytes} ({@link Sha256#hex(byte[])}). */
     public static String sha256Hex(byte[] bytes) {
-        try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("This JVM has no SHA-256", e);
-        }
+        return Sha256.hex(bytes);
     }
 
     private static byte[] hmac(byte[] key, String canonical) {

@@ -14,15 +14,13 @@ import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.replies.AnalysisEvent;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.Sha256;
 import io.zerolayer.schemas.auth.TenantCredentials;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,7 +103,7 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
             ctx.output(ERRORS, AnalysisEvent.error(path, 0, null, formatName, file.unreadable));
             return;
         }
-        String sha = sha256(file.bytes);
+        String sha = Sha256.hex(file.bytes);
         if (format == null) {
             ctx.output(
                     ERRORS,
@@ -289,14 +287,6 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
                     Path.of(URI.create(uri)), baseDir == null ? null : Path.of(baseDir));
         } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
             return uri; // not a local file: name it as the source did
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
