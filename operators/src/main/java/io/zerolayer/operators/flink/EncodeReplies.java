@@ -77,7 +77,9 @@ public final class EncodeReplies extends ProcessFunction<Reply, ReplyRecord> {
         AnalysisResponse response = reply.response;
         ReplyRoute route = reply.route;
         ReplyRecord record = new ReplyRecord();
-        record.topic = replyTopics.resolve(route.replyTopic);
+        // admission resolved most routes already; a refusal sent before it was not
+        record.topic =
+                route.replyTopicResolved ? route.replyTopic : replyTopics.resolve(route.replyTopic);
         record.key = utf8(response.getRequestId());
         record.value = route.json ? JsonCodec.writeResponse(response) : codec.encode(response);
         List<String> keys = new ArrayList<>(4);

@@ -112,6 +112,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         route.sourcePartition = from.route().sourcePartition;
         route.sourceOffset = from.route().sourceOffset;
         route.json = from.route().json;
+        route.replyTopicResolved = from.route().replyTopicResolved;
         return new RoutedRequest(
                 AnalysisRequest.newBuilder(from.request()).build(),
                 route,
@@ -138,6 +139,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         writeRequest(r.request(), out);
         ReplyRoute route = r.route();
         StringValue.writeString(route.replyTopic, out);
+        out.writeBoolean(route.replyTopicResolved);
         out.writeBoolean(route.correlationId != null);
         if (route.correlationId != null) {
             out.writeInt(route.correlationId.length);
@@ -276,6 +278,8 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         AnalysisRequest request = readRequest(in);
         ReplyRoute route = new ReplyRoute();
         route.replyTopic = StringValue.readString(in);
+        // before layout 7 the encoder resolved every route again
+        route.replyTopicResolved = readLayout >= LAYOUT && in.readBoolean();
         if (in.readBoolean()) {
             route.correlationId = new byte[in.readInt()];
             in.readFully(route.correlationId);

@@ -10,6 +10,13 @@ import io.zerolayer.schemas.ZeroLayerHeaders;
  */
 public class ReplyRoute {
     public String replyTopic;
+
+    /**
+     * Whether {@link #replyTopic} is resolved against the allow-list (by the door's admission); the
+     * reply encoder resolves a route that is not, so a reply never goes where a header alone says.
+     */
+    public boolean replyTopicResolved;
+
     public byte[] correlationId;
 
     /** Where the request was read, for a dead letter if its reply cannot be written. */

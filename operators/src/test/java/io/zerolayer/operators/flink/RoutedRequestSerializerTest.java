@@ -37,6 +37,7 @@ class RoutedRequestSerializerTest {
         route.sourcePartition = 1;
         route.sourceOffset = 42;
         route.json = true;
+        route.replyTopicResolved = true; // the default topic, as admission resolves a null one
         return RoutedRequest.routed(
                         AnalysisRequest.newBuilder()
                                 .setRequestId("r-1")
@@ -100,6 +101,7 @@ class RoutedRequestSerializerTest {
                 .containsExactly("key#3", 70L, 1_000L, 1_005L, 300L);
         assertThat(new String(back.route().correlationId, StandardCharsets.UTF_8)).isEqualTo("c-1");
         assertThat(back.route().replyTopic).isNull();
+        assertThat(back.route().replyTopicResolved).isTrue();
         assertThat(back.route().json).isTrue();
         assertThat(back.route().sourceOffset).isEqualTo(42);
         // the runs cross as spans of the prompt, which the request carries once
@@ -274,9 +276,15 @@ class RoutedRequestSerializerTest {
                         writeLayout6(in));
         assertThat(back.request()).isEqualTo(in.request());
         assertThat(back.decision()).isEqualTo(in.decision());
+        assertThat(back.route().replyTopicResolved)
+                .as("layout 6 did not mark it: the encoder resolves it again")
+                .isFalse();
     }
 
-    /** {@code r} as layout 6 wrote it: its request an Avro single-object message. */
+    /**
+     * {@code r} as layout 6 wrote it: its request an Avro single-object message, its route without
+     * the resolved mark.
+     */
     private static byte[] writeLayout6(RoutedRequest r) throws Exception {
         byte[] bytes = write(new RoutedRequestSerializer(), r);
         DataOutputSerializer fields = new DataOutputSerializer(256);
@@ -284,10 +292,15 @@ class RoutedRequestSerializerTest {
         byte[] prefix = fields.getCopyOfBuffer();
         assertThat(java.util.Arrays.copyOf(bytes, prefix.length)).isEqualTo(prefix);
         byte[] avro = SingleObjectCodec.of(AnalysisRequest.class).encode(r.request());
+        // and without the route's resolved mark, after its reply topic
+        DataOutputSerializer topic = new DataOutputSerializer(64);
+        org.apache.flink.types.StringValue.writeString(r.route().replyTopic, topic);
+        int mark = prefix.length + topic.length();
         DataOutputSerializer out = new DataOutputSerializer(bytes.length + avro.length);
         out.writeInt(avro.length);
         out.write(avro);
-        out.write(bytes, prefix.length, bytes.length - prefix.length);
+        out.write(bytes, prefix.length, mark - prefix.length);
+        out.write(bytes, mark + 1, bytes.length - mark - 1);
         return out.getCopyOfBuffer();
     }
 
