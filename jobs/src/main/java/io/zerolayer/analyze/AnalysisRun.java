@@ -1,7 +1,7 @@
 package io.zerolayer.analyze;
 
 import io.zerolayer.jobs.BatchAnalysisJob;
-import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.JobFunctions;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.documents.DocumentAttributes;
@@ -63,7 +63,7 @@ public final class AnalysisRun {
 
     public AnalysisSummary run(StreamExecutionEnvironment env, Configuration conf)
             throws Exception {
-        TaskContracts contracts = StreamingJob.contracts(conf);
+        TaskContracts contracts = JobFunctions.contracts(conf);
         if (contracts.task(task.task()) == null) {
             throw new IllegalArgumentException(
                     "Unknown task '"

@@ -4,8 +4,8 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.jobs.JobSinks;
 import io.zerolayer.jobs.PipelineOptions;
-import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.contracts.TaskContract;
 import io.zerolayer.operators.contracts.TaskContracts;
@@ -112,7 +112,7 @@ final class BaselineJob {
                 .uid("encode-replies")
                 .name("encode replies")
                 .sinkTo(
-                        StreamingJob.sink(
+                        JobSinks.sink(
                                 conf,
                                 bootstrap,
                                 kind.id,

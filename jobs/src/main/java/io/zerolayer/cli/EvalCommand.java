@@ -3,8 +3,8 @@ package io.zerolayer.cli;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.jobs.JobFunctions;
 import io.zerolayer.jobs.PipelineOptions;
-import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.operators.eval.EvalCorpora;
 import io.zerolayer.operators.eval.QualityEval;
 import io.zerolayer.operators.eval.QualityProfiles;
@@ -120,8 +120,8 @@ final class EvalCommand implements Callable<Integer> {
         QualityEval eval =
                 new QualityEval(
                         new QualityEval.Settings(
-                                models, threads, limit, StreamingJob.prices(conf), profile),
-                        new StructureClassifier(StreamingJob.contracts(conf)),
+                                models, threads, limit, JobFunctions.prices(conf), profile),
+                        new StructureClassifier(JobFunctions.contracts(conf)),
                         line -> System.err.println(line));
         System.err.printf(
                 "Measuring %d tiers on %s (hardware profile %s)%s%n",

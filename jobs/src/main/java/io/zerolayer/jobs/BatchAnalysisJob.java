@@ -129,9 +129,9 @@ public final class BatchAnalysisJob {
                         // thread
                         .process(
                                 new GraphExecutorFunction(
-                                                StreamingJob.setup(conf, null)
+                                                JobFunctions.setup(conf, null)
                                                         .withInferenceThread(false))
-                                        .withEmbeddingCache(StreamingJob.embeddingCache(conf)))
+                                        .withEmbeddingCache(JobFunctions.embeddingCache(conf)))
                         .setMaxParallelism(StreamingJob.EXECUTOR_MAX_PARALLELISM)
                         .uid("graph-executor")
                         .name("warm graph executor");
@@ -186,7 +186,7 @@ public final class BatchAnalysisJob {
     private static DecodeAndClassifyFunction classifier(
             Configuration conf, int parallelism, Signing signing) {
         DecodeAndClassifyFunction classifier =
-                StreamingJob.unauthenticatedClassifier(conf, parallelism);
+                JobFunctions.unauthenticatedClassifier(conf, parallelism);
         if (signing.file() == null && signing.yaml() == null) {
             return classifier;
         }

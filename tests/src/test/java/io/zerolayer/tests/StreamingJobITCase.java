@@ -381,7 +381,9 @@ class StreamingJobITCase {
                     org.apache.flink.configuration.MemorySize.ZERO);
             String[] topics = {"freight rates", "harvest weather", "software release"};
             StringBuilder text = new StringBuilder();
-            for (int i = 0; text.length() < (1 << 20); i++) {
+            // 256 KiB: about twice the default split threshold's tokens, so it is split over both
+            // slots, as a document of any length above it is
+            for (int i = 0; text.length() < (1 << 18); i++) {
                 text.append("Entry ")
                         .append(i)
                         .append(i % 5 == 0 ? ": the harvest was late after rain. " : ": ")

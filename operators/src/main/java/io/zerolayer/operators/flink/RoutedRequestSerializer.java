@@ -1,20 +1,12 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.operators.compiler.CompilableStructure;
 import io.zerolayer.operators.compiler.RequestDecision;
-import io.zerolayer.operators.compiler.StructureWorkload;
 import io.zerolayer.operators.kafka.ReplyRoute;
-import io.zerolayer.operators.prompt.PromptDiagnostic;
-import io.zerolayer.operators.quality.QualityFloor;
 import io.zerolayer.operators.routing.RoutedRequest;
-import io.zerolayer.operators.structure.DocumentContent;
-import io.zerolayer.operators.structure.StructureSignature;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -68,9 +60,6 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
     RoutedRequestSerializer(int readLayout) {
         this.readLayout = readLayout;
     }
-
-    /** A run whose text is not the prompt's span at its offset (never expected): text follows. */
-    private static final int TEXT_FOLLOWS = -1;
 
     /**
      * One codec for every copy of this serializer: building one parses the schema history, and
@@ -154,7 +143,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         out.writeLong(r.receivedAtMillis());
         out.writeLong(r.queuedAtMillis());
         out.writeLong(r.compileMicros());
-        writeDecision(r.decision(), r.request().getPrompt(), out);
+        RequestDecisionFormat.write(r.decision(), r.request().getPrompt(), out);
     }
 
     static void writeRequest(AnalysisRequest r, DataOutputView out) throws IOException {
@@ -196,83 +185,6 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         return r.setAttributes(attributes).build();
     }
 
-    private static void writeDecision(RequestDecision d, String prompt, DataOutputView out)
-            throws IOException {
-        StringValue.writeString(d.graphId(), out);
-        StringValue.writeString(d.structureId(), out);
-        StringValue.writeString(d.contractVersion(), out);
-        out.writeLong(d.encodeMillisAlone());
-        out.writeInt(d.warnings().size());
-        for (PromptDiagnostic w : d.warnings()) {
-            StringValue.writeString(w.code(), out);
-            StringValue.writeString(w.severity(), out);
-            out.writeInt(w.line());
-            out.writeInt(w.column());
-            StringValue.writeString(w.message(), out);
-            StringValue.writeString(w.hint(), out);
-        }
-        CompilableStructure s = d.structure();
-        out.writeBoolean(s != null);
-        if (s != null) {
-            StringValue.writeString(s.signature().canonical(), out);
-            StringValue.writeString(s.task(), out);
-            StringValue.writeString(s.decoder(), out);
-            StringValue.writeString(s.outputFormat(), out);
-            StructureWorkload w = s.workload();
-            out.writeInt(w.scopeTokens().size());
-            for (Map.Entry<String, Double> e : w.scopeTokens().entrySet()) {
-                StringValue.writeString(e.getKey(), out);
-                out.writeDouble(e.getValue());
-            }
-            out.writeInt(w.textRuns());
-            out.writeInt(w.querySequences());
-            StringValue.writeString(w.strategy(), out);
-            out.writeByte(s.quality().ordinal());
-            out.writeBoolean(s.exact());
-        }
-        DocumentContent c = d.content();
-        out.writeBoolean(c != null);
-        if (c != null) {
-            out.writeInt(c.scopes().size());
-            for (Map.Entry<String, List<DocumentContent.TextRun>> scope : c.scopes().entrySet()) {
-                StringValue.writeString(scope.getKey(), out);
-                out.writeInt(scope.getValue().size());
-                for (DocumentContent.TextRun run : scope.getValue()) {
-                    String text = run.text();
-                    boolean span = prompt.startsWith(text, run.offset());
-                    out.writeInt(span ? run.offset() : TEXT_FOLLOWS);
-                    if (span) {
-                        out.writeInt(text.length());
-                    } else {
-                        out.writeInt(run.offset());
-                        StringValue.writeString(text, out);
-                    }
-                    out.writeInt(run.sizeBucket());
-                }
-            }
-            StringValue.writeString(c.question(), out);
-            writeStrings(c.labels(), out);
-            writeStrings(c.fields(), out);
-            out.writeInt(c.taskAttributes().size());
-            for (Map.Entry<String, String> a : c.taskAttributes().entrySet()) {
-                StringValue.writeString(a.getKey(), out);
-                StringValue.writeString(a.getValue(), out);
-            }
-        }
-        out.writeBoolean(d.part() != null);
-        if (d.part() != null) {
-            out.writeInt(d.part().index());
-            out.writeInt(d.part().count());
-        }
-    }
-
-    private static void writeStrings(List<String> strings, DataOutputView out) throws IOException {
-        out.writeInt(strings.size());
-        for (String s : strings) {
-            StringValue.writeString(s, out);
-        }
-    }
-
     @Override
     public RoutedRequest deserialize(DataInputView in) throws IOException {
         AnalysisRequest request = readRequest(in);
@@ -293,7 +205,7 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
         long receivedAtMillis = in.readLong();
         long queuedAtMillis = in.readLong();
         long compileMicros = in.readLong();
-        RequestDecision decision = readDecision(request.getPrompt(), in);
+        RequestDecision decision = RequestDecisionFormat.read(request.getPrompt(), readLayout, in);
         return new RoutedRequest(
                 request,
                 route,
@@ -303,103 +215,6 @@ public final class RoutedRequestSerializer extends TypeSerializer<RoutedRequest>
                 receivedAtMillis,
                 queuedAtMillis,
                 compileMicros);
-    }
-
-    private RequestDecision readDecision(String prompt, DataInputView in) throws IOException {
-        String graphId = StringValue.readString(in);
-        String structureId =
-                readLayout == STRUCTURE_KEYED_LAYOUT ? graphId : StringValue.readString(in);
-        String contractVersion = StringValue.readString(in);
-        long encodeMillis = in.readLong();
-        int warningCount = in.readInt();
-        List<PromptDiagnostic> warnings = new ArrayList<>(warningCount);
-        for (int i = 0; i < warningCount; i++) {
-            warnings.add(
-                    new PromptDiagnostic(
-                            StringValue.readString(in),
-                            StringValue.readString(in),
-                            in.readInt(),
-                            in.readInt(),
-                            StringValue.readString(in),
-                            StringValue.readString(in)));
-        }
-        CompilableStructure structure = null;
-        if (in.readBoolean()) {
-            StructureSignature signature = new StructureSignature(StringValue.readString(in));
-            String task = StringValue.readString(in);
-            String decoder = StringValue.readString(in);
-            String outputFormat = StringValue.readString(in);
-            int scopes = in.readInt();
-            Map<String, Double> scopeTokens = new LinkedHashMap<>();
-            for (int i = 0; i < scopes; i++) {
-                scopeTokens.put(StringValue.readString(in), in.readDouble());
-            }
-            StructureWorkload workload =
-                    new StructureWorkload(
-                            scopeTokens, in.readInt(), in.readInt(), StringValue.readString(in));
-            // before layout 6 a structure had no floor of its own: the contracts' default
-            QualityFloor quality =
-                    readLayout >= TIERS_LAYOUT
-                            ? QualityFloor.values()[in.readByte()]
-                            : QualityFloor.BALANCED;
-            boolean exact = readLayout >= TIERS_LAYOUT && in.readBoolean();
-            structure =
-                    new CompilableStructure(
-                            signature, task, decoder, outputFormat, workload, quality, exact);
-        }
-        DocumentContent content = null;
-        if (in.readBoolean()) {
-            int scopeCount = in.readInt();
-            Map<String, List<DocumentContent.TextRun>> scopes = new LinkedHashMap<>();
-            for (int i = 0; i < scopeCount; i++) {
-                String scope = StringValue.readString(in);
-                int runCount = in.readInt();
-                List<DocumentContent.TextRun> runs = new ArrayList<>(runCount);
-                for (int j = 0; j < runCount; j++) {
-                    int offset = in.readInt();
-                    String text;
-                    if (offset == TEXT_FOLLOWS) {
-                        offset = in.readInt();
-                        text = StringValue.readString(in);
-                    } else {
-                        text = prompt.substring(offset, offset + in.readInt());
-                    }
-                    runs.add(new DocumentContent.TextRun(text, offset, in.readInt()));
-                }
-                scopes.put(scope, runs);
-            }
-            String question = StringValue.readString(in);
-            List<String> labels = readStrings(in);
-            List<String> fields = readStrings(in);
-            int attributeCount = in.readInt();
-            Map<String, String> attributes = new LinkedHashMap<>();
-            for (int i = 0; i < attributeCount; i++) {
-                attributes.put(StringValue.readString(in), StringValue.readString(in));
-            }
-            content = new DocumentContent(scopes, question, labels, fields, attributes);
-        }
-        RequestDecision.Part part = null;
-        if (readLayout >= PARTS_LAYOUT && in.readBoolean()) {
-            part = new RequestDecision.Part(in.readInt(), in.readInt());
-        }
-        return new RequestDecision(
-                graphId,
-                structureId,
-                contractVersion,
-                structure,
-                content,
-                warnings,
-                encodeMillis,
-                part);
-    }
-
-    private static List<String> readStrings(DataInputView in) throws IOException {
-        int n = in.readInt();
-        List<String> strings = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            strings.add(StringValue.readString(in));
-        }
-        return strings;
     }
 
     @Override
