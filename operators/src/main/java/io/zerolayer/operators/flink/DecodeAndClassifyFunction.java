@@ -17,6 +17,8 @@ import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.replies.Reply;
 import io.zerolayer.operators.replies.Responses;
 import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.routing.StructureEstimates;
+import io.zerolayer.operators.routing.TenantRouting;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.ContentParts;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -99,16 +101,16 @@ public class DecodeAndClassifyFunction
 
     private int intraOpThreads = 1;
 
-    /** Compiles for this TaskManager's hardware, only to estimate each structure's encode time. */
-    private transient GraphCompiler estimating;
-
+    /** This TaskManager's hardware, only to estimate each structure's encode time. */
     private transient io.zerolayer.operators.compiler.CostEstimator estimator;
+
     private transient int safeModeMaxChars;
 
-    /** Each structure's estimate, by structure id, least recently used forgotten. */
-    private transient Map<String, GraphCompiler.RequestEstimate> estimates;
+    /** Each structure's estimate on this hardware, under the contracts in force. */
+    private transient StructureEstimates estimates;
 
-    private static final int ESTIMATED_STRUCTURES = 10_000;
+    /** A request's compliance level, quality floor and safe-mode policy. */
+    private transient TenantRouting routing;
 
     /**
      * @param contractsFile the tasks.yaml a bare reload-contracts re-reads, or null for the
@@ -242,6 +244,7 @@ public class DecodeAndClassifyFunction
         if (door != null) {
             door.open(getRuntimeContext());
         }
+        routing = new TenantRouting(tenants, compliance, policy);
         sharder.open(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
 
@@ -250,42 +253,8 @@ public class DecodeAndClassifyFunction
         compiler =
                 new GraphCompiler(
                         GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE));
-        estimating =
-                new GraphCompiler(
-                        GraphIdentity.current(taskContracts.version(), estimator.profile()),
-                        estimator);
+        estimates = new StructureEstimates(taskContracts, estimator);
         safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
-        estimates =
-                new java.util.LinkedHashMap<>(64, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(
-                            Map.Entry<String, GraphCompiler.RequestEstimate> eldest) {
-                        return size() > ESTIMATED_STRUCTURES;
-                    }
-                };
-    }
-
-    /**
-     * A structure's estimate, from its own workload on this hardware (its plan's choices, its own
-     * size), once per structure.
-     */
-    private GraphCompiler.RequestEstimate estimate(RequestDecision decision) {
-        GraphCompiler.RequestEstimate known = estimates.get(decision.structureId());
-        if (known != null) {
-            return known;
-        }
-        GraphCompiler.RequestEstimate e;
-        try {
-            e =
-                    decision.safeMode()
-                            ? estimating.estimateSafe(safeModeMaxChars)
-                            : estimating.estimate(decision.structure());
-        } catch (RuntimeException failed) {
-            // routed by its request rate alone; the executor reports the error
-            e = new GraphCompiler.RequestEstimate(0, true, 0);
-        }
-        estimates.put(decision.structureId(), e);
-        return e;
     }
 
     /** A control command that fails is logged and ignored, whatever went wrong. */
@@ -367,10 +336,9 @@ public class DecodeAndClassifyFunction
                     RequestDecision.of(
                             classified,
                             compiler,
-                            qualityFloor(request, classified.contract().quality()),
-                            complianceOf(request)
-                                    == io.zerolayer.operators.execution.ComplianceMode.STRICT);
-        } else if (classified.abnormal() && degrades(request.getTenantId())) {
+                            routing.qualityFloor(request, classified.contract().quality()),
+                            routing.strict(request));
+        } else if (classified.abnormal() && routing.degrades(request.getTenantId())) {
             decision = RequestDecision.safe(classified, compiler, safeModeMaxChars);
         } else {
             classified.diagnostics().stream()
@@ -396,7 +364,7 @@ public class DecodeAndClassifyFunction
             rejected.inc();
             return;
         }
-        GraphCompiler.RequestEstimate estimate = estimate(decision);
+        GraphCompiler.RequestEstimate estimate = estimates.of(decision);
         if (quotas != null
                 && refused(
                         rates.overTokens(
@@ -432,37 +400,6 @@ public class DecodeAndClassifyFunction
     }
 
     /**
-     * The request's compliance level: its tenant's (the registry's, else the settings'), raised by
-     * its {@code compliance} attribute; standard where no settings were given.
-     */
-    private io.zerolayer.operators.execution.ComplianceMode complianceOf(AnalysisRequest request) {
-        if (compliance == null) {
-            return io.zerolayer.operators.execution.ComplianceMode.STANDARD;
-        }
-        return compliance.complianceOf(
-                request.getTenantId(),
-                request.getAttributes(),
-                tenants == null ? null : tenants.current().compliance(request.getTenantId()));
-    }
-
-    /**
-     * The floor a request runs at: its {@code quality} attribute's, else its task's ({@code task}),
-     * never below its tenant's (the registry's). An attribute naming no floor is ignored, as
-     * attributes never fail a request.
-     */
-    private io.zerolayer.operators.quality.QualityFloor qualityFloor(
-            AnalysisRequest request, io.zerolayer.operators.quality.QualityFloor task) {
-        io.zerolayer.operators.quality.QualityFloor tenant =
-                tenants == null ? null : tenants.current().quality(request.getTenantId());
-        Map<String, String> attributes = request.getAttributes();
-        io.zerolayer.operators.quality.QualityFloor asked =
-                io.zerolayer.operators.quality.QualityFloor.named(
-                        attributes == null ? null : attributes.get("quality"));
-        return io.zerolayer.operators.quality.QualityFloor.max(
-                tenant, asked != null ? asked : task);
-    }
-
-    /**
      * Into how many parts a request is split: one per {@code splitMinTokens / 2} of its estimated
      * encoder tokens, at most one per executor slot; 1 when it is not split.
      */
@@ -476,7 +413,7 @@ public class DecodeAndClassifyFunction
                 || sharder.slots() < 2) {
             return 1;
         }
-        if (complianceOf(request) == io.zerolayer.operators.execution.ComplianceMode.STRICT) {
+        if (routing.strict(request)) {
             return 1; // strict requests run whole and alone, one audit entry each
         }
         long perPart = Math.max(1, splitMinTokens / 2);
@@ -519,18 +456,6 @@ public class DecodeAndClassifyFunction
                             request, route, part, keys[i], classifyMicros, receivedAt));
         }
         return true;
-    }
-
-    /**
-     * Whether a tenant's prompts of abnormal structure are served by the SAFE graph: the tenant
-     * registry's {@code safe-mode} for it, else the settings'.
-     */
-    private boolean degrades(String tenant) {
-        SafeModePolicy.Policy registered =
-                tenants == null ? null : tenants.current().safeMode(tenant);
-        return registered != null
-                ? registered == SafeModePolicy.Policy.DEGRADE
-                : policy.degrades(tenant);
     }
 
     /** Sends {@code rejection} (a quota's), if there is one; whether there was. */
