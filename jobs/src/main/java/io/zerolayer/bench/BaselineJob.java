@@ -4,7 +4,10 @@ import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.HardwareOptions;
 import io.zerolayer.jobs.JobSinks;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.contracts.TaskContract;
@@ -81,15 +84,15 @@ final class BaselineJob {
             Kind kind,
             String contractsYaml,
             Map<String, EncoderModel> taskModels) {
-        String bootstrap = conf.get(PipelineOptions.BOOTSTRAP_SERVERS);
+        String bootstrap = conf.get(KafkaOptions.BOOTSTRAP_SERVERS);
         env.enableCheckpointing(
-                conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
+                conf.get(ExecutorOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
                         .setBootstrapServers(bootstrap)
-                        .setTopics(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                        .setGroupId(conf.get(PipelineOptions.GROUP_ID) + "-" + kind.id)
+                        .setTopics(conf.get(KafkaOptions.REQUESTS_TOPIC))
+                        .setGroupId(conf.get(KafkaOptions.GROUP_ID) + "-" + kind.id)
                         .setStartingOffsets(
                                 OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                         .setDeserializer(new RawRecordDeserializationSchema())
@@ -102,8 +105,8 @@ final class BaselineJob {
                                 kind,
                                 contractsYaml,
                                 new HashMap<>(taskModels),
-                                conf.get(PipelineOptions.HARDWARE_PROFILE),
-                                conf.get(PipelineOptions.INTRA_OP_THREADS)))
+                                conf.get(HardwareOptions.HARDWARE_PROFILE),
+                                conf.get(HardwareOptions.INTRA_OP_THREADS)))
                 .uid("per-record-analysis")
                 .name(kind.id + " map")
                 // a reply that cannot be written is logged and dropped: no request of the bench's
@@ -117,7 +120,7 @@ final class BaselineJob {
                                 bootstrap,
                                 kind.id,
                                 new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
-                                conf.get(PipelineOptions.REPLY_DELIVERY)))
+                                conf.get(KafkaOptions.REPLY_DELIVERY)))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
     }

@@ -9,7 +9,8 @@ import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedKafkaBroker;
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.gpu.EncoderModel;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.HardwareOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.execution.EncoderPool;
 import io.zerolayer.schemas.auth.TenantCredentials;
@@ -63,8 +64,8 @@ public final class BenchWorker {
     private static void ceiling(BenchPlan plan, ObjectNode result) throws Exception {
         TaskContracts contracts = TaskContracts.parse(plan.contractsYaml());
         Configuration conf = Configuration.fromMap(plan.flinkConf());
-        String hardware = conf.get(PipelineOptions.HARDWARE_PROFILE);
-        int threads = conf.get(PipelineOptions.INTRA_OP_THREADS);
+        String hardware = conf.get(HardwareOptions.HARDWARE_PROFILE);
+        int threads = conf.get(HardwareOptions.INTRA_OP_THREADS);
         ArrayNode rows = result.putArray("ceiling");
         ObjectNode work = result.putObject("work");
         List<EncoderWork> everything = new java.util.ArrayList<>();
@@ -145,7 +146,7 @@ public final class BenchWorker {
 
     private static void system(BenchPlan plan, ObjectNode result) throws Exception {
         Configuration conf = Configuration.fromMap(plan.flinkConf());
-        replyDelivery = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY).toString();
+        replyDelivery = conf.get(KafkaOptions.REPLY_DELIVERY).toString();
         result.put("replyDelivery", replyDelivery);
         int p = plan.parallelism();
         NoisyNeighbours neighbours = plan.noisyFlood() > 0 ? NoisyNeighbours.configure(conf) : null;
@@ -389,7 +390,7 @@ public final class BenchWorker {
             ZeroLayerClient.Builder builder =
                     ZeroLayerClient.builder()
                             .bootstrapServers(bootstrap)
-                            .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                            .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
                             .timeout(Duration.ofMinutes(5));
             if (credentials != null) {
                 builder.credentials(credentials);
@@ -410,12 +411,12 @@ public final class BenchWorker {
             EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(null);
             try {
                 Configuration c = new Configuration(conf);
-                c.set(PipelineOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+                c.set(KafkaOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
                 broker.createTopics(
                         Map.of(
-                                c.get(PipelineOptions.REQUESTS_TOPIC),
+                                c.get(KafkaOptions.REQUESTS_TOPIC),
                                 p,
-                                c.get(PipelineOptions.RESPONSES_TOPIC),
+                                c.get(KafkaOptions.RESPONSES_TOPIC),
                                 1));
                 Map<String, EncoderModel> models = new LinkedHashMap<>();
                 plan.taskModels()

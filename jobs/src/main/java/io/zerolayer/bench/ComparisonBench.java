@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.gpu.SentenceEncoder;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.HardwareOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.ReplyDelivery;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.contracts.TaskContracts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -91,8 +94,8 @@ public final class ComparisonBench {
         Path contractsFile = work.resolve("tasks.yaml");
         Files.writeString(contractsFile, contracts);
         Configuration conf = new Configuration(o.conf());
-        conf.set(PipelineOptions.CONTRACTS_FILE, contractsFile.toString());
-        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, o.checkpointInterval());
+        conf.set(TenancyOptions.CONTRACTS_FILE, contractsFile.toString());
+        conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, o.checkpointInterval());
         Map<String, String> flinkConf = conf.toMap();
         List<String> all = o.workloads().stream().map(Workload::id).toList();
         List<String> open = o.openLoopWorkloads().stream().map(Workload::id).toList();
@@ -310,7 +313,7 @@ public final class ComparisonBench {
     private static Map<String, String> withDelivery(
             Map<String, String> flinkConf, ReplyDelivery delivery) {
         Map<String, String> conf = new LinkedHashMap<>(flinkConf);
-        conf.put(PipelineOptions.REPLY_DELIVERY.key(), delivery.toString());
+        conf.put(KafkaOptions.REPLY_DELIVERY.key(), delivery.toString());
         return conf;
     }
 
@@ -461,10 +464,10 @@ public final class ComparisonBench {
         m.put("java", System.getProperty("java.version"));
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         m.put("onnxRuntime", SentenceEncoder.runtimeVersion());
-        m.put("intraOpThreads", conf.get(PipelineOptions.INTRA_OP_THREADS));
-        m.put("hardwareProfile", conf.get(PipelineOptions.HARDWARE_PROFILE));
-        m.put("embeddingCacheBytes", conf.get(PipelineOptions.EMBEDDING_CACHE_SIZE).getBytes());
-        m.put("embeddingCacheScope", conf.get(PipelineOptions.EMBEDDING_CACHE_SCOPE).toString());
+        m.put("intraOpThreads", conf.get(HardwareOptions.INTRA_OP_THREADS));
+        m.put("hardwareProfile", conf.get(HardwareOptions.HARDWARE_PROFILE));
+        m.put("embeddingCacheBytes", conf.get(ExecutorOptions.EMBEDDING_CACHE_SIZE).getBytes());
+        m.put("embeddingCacheScope", conf.get(ExecutorOptions.EMBEDDING_CACHE_SCOPE).toString());
         try {
             m.put(
                     "cpu",
@@ -495,7 +498,7 @@ public final class ComparisonBench {
                 BenchWorker.JSON.valueToTree(
                         o.deliveries().stream().map(ReplyDelivery::toString).toList()));
         n.put("openLoopBase", o.systems().contains(ROUTER) ? ROUTER : "own");
-        long slice = o.conf().get(PipelineOptions.BATCH_SLICE).toMillis();
+        long slice = o.conf().get(ExecutorOptions.BATCH_SLICE).toMillis();
         n.put("sliceMillis", slice == 0 ? "no" : String.valueOf(slice));
         n.set("workerJvmOptions", BenchWorker.JSON.valueToTree(o.workerJvmOptions()));
         n.set("loads", BenchWorker.JSON.valueToTree(o.loads()));

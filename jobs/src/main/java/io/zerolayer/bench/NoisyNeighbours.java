@@ -3,7 +3,8 @@ package io.zerolayer.bench;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.embedded.DemoTenant;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import java.io.IOException;
@@ -64,7 +65,7 @@ final class NoisyNeighbours {
             random.nextBytes(key);
             keys.put(tenant, key);
         }
-        conf.set(PipelineOptions.TENANTS_FILE, file.toString());
+        conf.set(TenancyOptions.TENANTS_FILE, file.toString());
         return new NoisyNeighbours(file, keys);
     }
 
@@ -101,7 +102,7 @@ final class NoisyNeighbours {
                         new ByteArraySerializer())) {
             producer.send(
                             new ProducerRecord<>(
-                                    conf.get(PipelineOptions.CONTROL_TOPIC),
+                                    conf.get(KafkaOptions.CONTROL_TOPIC),
                                     new ControlCommand(ControlCommand.RELOAD_TENANTS, null)
                                             .toJson()))
                     .get();
@@ -171,7 +172,7 @@ final class NoisyNeighbours {
     private ZeroLayerClient client(String bootstrap, Configuration conf, String tenant) {
         return ZeroLayerClient.builder()
                 .bootstrapServers(bootstrap)
-                .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
                 .credentials(registry.credentials(tenant))
                 .timeout(Duration.ofMinutes(5))
                 .build();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.jobs.ExecutorOptions;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class RecoveryBench {
     public static Result run(Options o) throws Exception {
         long checkpointMillis =
                 o.settings()
-                        .getOptional(io.zerolayer.jobs.PipelineOptions.CHECKPOINT_INTERVAL)
+                        .getOptional(ExecutorOptions.CHECKPOINT_INTERVAL)
                         .orElse(Duration.ofSeconds(1))
                         .toMillis();
         LocalCluster.Builder builder =

@@ -2,7 +2,7 @@ package io.zerolayer.cli;
 
 import io.zerolayer.analyze.AnalysisRun;
 import io.zerolayer.analyze.AnalysisSummary;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.AnalyzeOptions;
 import io.zerolayer.operators.documents.AnalysisTask;
 import java.nio.file.Path;
 import java.util.List;
@@ -121,7 +121,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Configuration conf = settings.load();
         if (partChars != null) {
-            conf.set(PipelineOptions.ANALYZE_PART_CHARS, partChars);
+            conf.set(AnalyzeOptions.ANALYZE_PART_CHARS, partChars);
         }
         AnalysisTask analysisTask =
                 AnalysisTask.builder(task)

@@ -2,6 +2,8 @@ package io.zerolayer.cli;
 
 import io.zerolayer.bench.ComparisonBench;
 import io.zerolayer.bench.Workload;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -261,7 +263,7 @@ final class BenchCommand implements Callable<Integer> {
                         inFlightSeconds,
                         checkpointInterval != null
                                 ? TimeUtils.parseDuration(checkpointInterval)
-                                : conf.get(io.zerolayer.jobs.PipelineOptions.CHECKPOINT_INTERVAL),
+                                : conf.get(ExecutorOptions.CHECKPOINT_INTERVAL),
                         soakSeconds,
                         noNoisyNeighbour ? 0 : noisyFlood,
                         workerJvmOptions.stream().filter(a -> !a.isBlank()).toList(),
@@ -280,15 +282,13 @@ final class BenchCommand implements Callable<Integer> {
                             mode ->
                                     Configuration.fromMap(
                                                     java.util.Map.of(
-                                                            io.zerolayer.jobs.PipelineOptions
-                                                                    .REPLY_DELIVERY
-                                                                    .key(),
+                                                            KafkaOptions.REPLY_DELIVERY.key(),
                                                             mode))
-                                            .get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY))
+                                            .get(KafkaOptions.REPLY_DELIVERY))
                     .distinct()
                     .toList();
         }
-        var first = conf.get(io.zerolayer.jobs.PipelineOptions.REPLY_DELIVERY);
+        var first = conf.get(KafkaOptions.REPLY_DELIVERY);
         List<io.zerolayer.jobs.ReplyDelivery> all = new java.util.ArrayList<>(List.of(first));
         for (var d : io.zerolayer.jobs.ReplyDelivery.values()) {
             if (d != first) {

@@ -2,7 +2,8 @@ package io.zerolayer.cli;
 
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.embedded.EmbeddedPipeline;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;
 import java.nio.file.Path;
@@ -76,9 +77,9 @@ final class DemoCommand implements Callable<Integer> {
         long start = System.nanoTime();
         List<Path> files = PromptFiles.expand(List.of(samples));
         Configuration conf = settings.load();
-        if (!conf.contains(io.zerolayer.jobs.PipelineOptions.EMBEDDING_CACHE_SIZE)) {
+        if (!conf.contains(ExecutorOptions.EMBEDDING_CACHE_SIZE)) {
             conf.set(
-                    io.zerolayer.jobs.PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    ExecutorOptions.EMBEDDING_CACHE_SIZE,
                     org.apache.flink.configuration.MemorySize.ZERO);
             System.out.println(
                     "Embedding cache off: the rounds send the same texts, and each should be"
@@ -139,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             double sendSeconds = (System.nanoTime() - sendStart) / 1e9;
             printSummary(
-                    pipeline.configuration().get(PipelineOptions.REPLY_DELIVERY),
+                    pipeline.configuration().get(KafkaOptions.REPLY_DELIVERY),
                     files.size() * rounds,
                     replies,
                     latenciesByRound,

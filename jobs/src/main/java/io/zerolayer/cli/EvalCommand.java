@@ -3,8 +3,8 @@ package io.zerolayer.cli;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.jobs.HardwareOptions;
 import io.zerolayer.jobs.JobFunctions;
-import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.operators.eval.EvalCorpora;
 import io.zerolayer.operators.eval.QualityEval;
 import io.zerolayer.operators.eval.QualityProfiles;
@@ -114,7 +114,7 @@ final class EvalCommand implements Callable<Integer> {
                         .thenComparing(m -> m.precision().equals("fp32") ? 0 : 1));
         HardwareFingerprint hardware =
                 HardwareFingerprint.resolve(
-                        conf.get(PipelineOptions.HARDWARE_PROFILE), HardwareProfiles.builtIn());
+                        conf.get(HardwareOptions.HARDWARE_PROFILE), HardwareProfiles.builtIn());
         String profile = hardware.profile().id();
         EvalCorpora corpora = new EvalCorpora(root);
         QualityEval eval =

@@ -1,7 +1,7 @@
 package io.zerolayer.cli;
 
 import io.zerolayer.jobs.JobTopic;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +38,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Configuration conf = settings.load();
         if (bootstrapServers != null) {
-            conf.set(PipelineOptions.BOOTSTRAP_SERVERS, bootstrapServers);
+            conf.set(KafkaOptions.BOOTSTRAP_SERVERS, bootstrapServers);
         }
         requireTopics(conf);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -53,12 +53,12 @@ final class RunCommand implements Callable<Integer> {
      */
     private static void requireTopics(Configuration conf) throws Exception {
         String bootstrap =
-                conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS)
+                conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS)
                         .orElseThrow(
                                 () ->
                                         new IllegalArgumentException(
                                                 "Set --bootstrap-servers or "
-                                                        + PipelineOptions.BOOTSTRAP_SERVERS.key()
+                                                        + KafkaOptions.BOOTSTRAP_SERVERS.key()
                                                         + " in config.yaml"));
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             JobTopic.requireAll(

@@ -2,7 +2,8 @@ package io.zerolayer.cli;
 
 import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedPipeline;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -82,20 +83,20 @@ final class ServeCommand implements Callable<Integer> {
                             + ")");
         }
         System.out.println("  bootstrap servers : " + pipeline.bootstrapServers());
-        System.out.println("  requests          : " + c.get(PipelineOptions.REQUESTS_TOPIC));
+        System.out.println("  requests          : " + c.get(KafkaOptions.REQUESTS_TOPIC));
         System.out.println(
                 "  responses         : "
-                        + c.get(PipelineOptions.RESPONSES_TOPIC)
+                        + c.get(KafkaOptions.RESPONSES_TOPIC)
                         + " (or the kafka_replyTopic header)");
-        System.out.println("  kernel costs      : " + c.get(PipelineOptions.COSTS_TOPIC));
-        System.out.println("  cost summary      : " + c.get(PipelineOptions.COST_SUMMARY_TOPIC));
-        System.out.println("  graph descriptors : " + c.get(PipelineOptions.GRAPHS_TOPIC));
-        System.out.println("  dead letters      : " + c.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+        System.out.println("  kernel costs      : " + c.get(KafkaOptions.COSTS_TOPIC));
+        System.out.println("  cost summary      : " + c.get(KafkaOptions.COST_SUMMARY_TOPIC));
+        System.out.println("  graph descriptors : " + c.get(KafkaOptions.GRAPHS_TOPIC));
+        System.out.println("  dead letters      : " + c.get(KafkaOptions.DEAD_LETTERS_TOPIC));
         System.out.println(
                 "  Prometheus        : "
                         + (metrics == null ? DemoCommand.prometheusEndpoint(c) : metrics)
                         + " (zerolayer status reads it)");
-        String tenants = c.getOptional(PipelineOptions.TENANTS_FILE).orElse(null);
+        String tenants = c.getOptional(TenancyOptions.TENANTS_FILE).orElse(null);
         System.out.println(
                 "  tenants           : "
                         + (tenants == null

@@ -1,7 +1,7 @@
 package io.zerolayer.cluster;
 
 import io.zerolayer.embedded.DemoTenant;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.schemas.auth.TenantCredentials;
 import java.io.File;
 import java.io.IOException;
@@ -253,8 +253,8 @@ public final class LocalCluster implements AutoCloseable {
         org.apache.flink.configuration.Configuration pipeline =
                 org.apache.flink.configuration.Configuration.fromMap(settings);
         credentials = DemoTenant.prepare(pipeline, home).orElse(null);
-        pipeline.getOptional(PipelineOptions.TENANTS_FILE)
-                .ifPresent(file -> settings.put(PipelineOptions.TENANTS_FILE.key(), file));
+        pipeline.getOptional(TenancyOptions.TENANTS_FILE)
+                .ifPresent(file -> settings.put(TenancyOptions.TENANTS_FILE.key(), file));
         conf.putAll(settings);
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
         conf.forEach(

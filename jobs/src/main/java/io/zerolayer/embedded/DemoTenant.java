@@ -1,6 +1,6 @@
 package io.zerolayer.embedded;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.auth.TenantCredentials;
@@ -35,18 +35,18 @@ public final class DemoTenant {
      *     configured tenants file has no {@value #ID} tenant
      */
     public static Optional<TenantCredentials> prepare(Configuration conf, Path folder) {
-        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+        if (conf.get(TenancyOptions.AUTH_MODE) == AuthMode.NONE) {
             return Optional.empty();
         }
         Path file;
-        if (conf.contains(PipelineOptions.TENANTS_FILE)) {
-            file = Path.of(conf.get(PipelineOptions.TENANTS_FILE));
+        if (conf.contains(TenancyOptions.TENANTS_FILE)) {
+            file = Path.of(conf.get(TenancyOptions.TENANTS_FILE));
         } else {
             file = folder.resolve(FILE);
             if (!Files.exists(file)) {
                 write(file);
             }
-            conf.set(PipelineOptions.TENANTS_FILE, file.toAbsolutePath().toString());
+            conf.set(TenancyOptions.TENANTS_FILE, file.toAbsolutePath().toString());
         }
         TenantRegistry registry = TenantRegistry.load(file);
         return registry.tenant(ID).map(t -> registry.credentials(ID));

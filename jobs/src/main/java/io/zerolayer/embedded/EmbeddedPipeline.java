@@ -2,6 +2,7 @@ package io.zerolayer.embedded;
 
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.jobs.JobTopic;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.schemas.auth.TenantCredentials;
@@ -59,7 +60,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir);
         try {
             Configuration conf = new Configuration(flinkConf);
-            conf.set(PipelineOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+            conf.set(KafkaOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
             onLoopback(conf);
             Path resumedFrom =
                     dataDir == null
@@ -147,7 +148,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
         ZeroLayerClient.Builder builder =
                 ZeroLayerClient.builder()
                         .bootstrapServers(bootstrapServers())
-                        .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC));
+                        .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC));
         credentials().ifPresent(builder::credentials);
         return builder;
     }

@@ -86,7 +86,7 @@ public final class BatchAnalysisJob {
         FileSource<DocumentFile> source =
                 FileSource.forBulkFileFormat(
                                 new WholeFileFormat(
-                                        conf.get(PipelineOptions.ANALYZE_MAX_FILE_SIZE).getBytes()),
+                                        conf.get(AnalyzeOptions.ANALYZE_MAX_FILE_SIZE).getBytes()),
                                 files.toArray(Path[]::new))
                         .build();
         // no control commands in a batch run, but the operators take the broadcast input: an
@@ -105,7 +105,7 @@ public final class BatchAnalysisJob {
                         .process(
                                 new DocumentRequests(
                                                 task,
-                                                conf.get(PipelineOptions.ANALYZE_PART_CHARS),
+                                                conf.get(AnalyzeOptions.ANALYZE_PART_CHARS),
                                                 tenant,
                                                 baseDir,
                                                 done)
@@ -171,10 +171,10 @@ public final class BatchAnalysisJob {
     record Signing(String file, String yaml) {}
 
     static Signing signing(Configuration conf, String tenant) {
-        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+        if (conf.get(TenancyOptions.AUTH_MODE) == AuthMode.NONE) {
             return new Signing(null, null);
         }
-        var file = conf.getOptional(PipelineOptions.TENANTS_FILE);
+        var file = conf.getOptional(TenancyOptions.TENANTS_FILE);
         if (file.isPresent()) {
             return new Signing(file.get(), null);
         }
@@ -194,7 +194,7 @@ public final class BatchAnalysisJob {
         return classifier
                 .withTenants(signing.file(), signing.yaml())
                 .withAuthentication(
-                        new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW)),
+                        new RequestAuthenticator(conf.get(TenancyOptions.AUTH_MAX_CLOCK_SKEW)),
                         null);
     }
 

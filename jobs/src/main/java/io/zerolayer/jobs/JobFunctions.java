@@ -41,17 +41,17 @@ public final class JobFunctions {
         DecodeAndClassifyFunction classifier =
                 unauthenticatedClassifier(conf, executorParallelism)
                         .withSplitting(
-                                conf.get(PipelineOptions.SPLIT_MIN_TOKENS),
+                                conf.get(ExecutorOptions.SPLIT_MIN_TOKENS),
                                 PipelineOptions.execution(conf));
-        String tenants = conf.get(PipelineOptions.TENANTS_FILE);
+        String tenants = conf.get(TenancyOptions.TENANTS_FILE);
         if (tenants != null) {
             classifier.withTenants(tenants, null); // their quotas apply in either auth mode
         }
-        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+        if (conf.get(TenancyOptions.AUTH_MODE) == AuthMode.NONE) {
             return classifier;
         }
         RequestAuthenticator authenticator =
-                new RequestAuthenticator(conf.get(PipelineOptions.AUTH_MAX_CLOCK_SKEW));
+                new RequestAuthenticator(conf.get(TenancyOptions.AUTH_MAX_CLOCK_SKEW));
         return classifier.withAuthentication(authenticator, authenticator.replayWindow());
     }
 
@@ -60,24 +60,24 @@ public final class JobFunctions {
             Configuration conf, int executorParallelism) {
         return new DecodeAndClassifyFunction(
                         contracts(conf).source(),
-                        conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
+                        conf.getOptional(TenancyOptions.CONTRACTS_FILE).orElse(null),
                         new RequestAdmission(
                                 PipelineOptions.replyTopics(conf),
                                 new KnownTopics(
-                                        conf.get(PipelineOptions.BOOTSTRAP_SERVERS),
+                                        conf.get(KafkaOptions.BOOTSTRAP_SERVERS),
                                         MISSING_REPLY_TOPIC_REFRESH.toMillis())),
                         SafeModePolicy.of(
-                                conf.get(PipelineOptions.SAFE_MODE_POLICY),
-                                conf.get(PipelineOptions.TENANT_SAFE_MODE_POLICIES)),
+                                conf.get(TenancyOptions.SAFE_MODE_POLICY),
+                                conf.get(TenancyOptions.TENANT_SAFE_MODE_POLICIES)),
                         new HotGraphSharder(
                                 executorParallelism,
                                 StreamingJob.EXECUTOR_MAX_PARALLELISM,
-                                conf.get(PipelineOptions.REQUESTS_PER_SHARD),
-                                conf.get(PipelineOptions.LOAD_PER_SHARD)))
+                                conf.get(ExecutorOptions.REQUESTS_PER_SHARD),
+                                conf.get(ExecutorOptions.LOAD_PER_SHARD)))
                 .withHardware(
-                        conf.get(PipelineOptions.HARDWARE_PROFILE),
-                        readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
-                        conf.get(PipelineOptions.INTRA_OP_THREADS))
+                        conf.get(HardwareOptions.HARDWARE_PROFILE),
+                        readOptional(conf, HardwareOptions.HARDWARE_PROFILES_FILE),
+                        conf.get(HardwareOptions.INTRA_OP_THREADS))
                 .withTiers(StreamingJob.tiers(conf));
     }
 
@@ -90,38 +90,38 @@ public final class JobFunctions {
         GraphExecutorFunction executor =
                 new GraphExecutorFunction(setup(conf, graphsTopic))
                         .withEmbeddingCache(embeddingCache(conf))
-                        .withPassTokens(conf.get(PipelineOptions.BATCH_MAX_TOKENS))
+                        .withPassTokens(conf.get(ExecutorOptions.BATCH_MAX_TOKENS))
                         .withTiers(StreamingJob.tiers(conf));
-        String tenants = conf.get(PipelineOptions.TENANTS_FILE);
+        String tenants = conf.get(TenancyOptions.TENANTS_FILE);
         return tenants == null ? executor : executor.withTenants(tenants, null);
     }
 
     /** How executor slots use their TaskManager's embedding cache, from {@code conf}. */
     static EmbeddingCache.Settings embeddingCache(Configuration conf) {
         return new EmbeddingCache.Settings(
-                conf.get(PipelineOptions.EMBEDDING_CACHE_SIZE).getBytes(),
-                conf.get(PipelineOptions.EMBEDDING_CACHE_SCOPE),
-                conf.get(PipelineOptions.EMBEDDING_CACHE_COMPLIANCE_LEVEL_3));
+                conf.get(ExecutorOptions.EMBEDDING_CACHE_SIZE).getBytes(),
+                conf.get(ExecutorOptions.EMBEDDING_CACHE_SCOPE),
+                conf.get(ExecutorOptions.EMBEDDING_CACHE_COMPLIANCE_LEVEL_3));
     }
 
     /** What each executor slot is set up with, from {@code conf}. */
     static ExecutorSetup setup(Configuration conf, GraphDescriptors graphsTopic) {
         return new ExecutorSetup(
                 contracts(conf).source(),
-                conf.getOptional(PipelineOptions.CONTRACTS_FILE).orElse(null),
-                conf.get(PipelineOptions.HARDWARE_PROFILE),
-                readOptional(conf, PipelineOptions.HARDWARE_PROFILES_FILE),
-                conf.get(PipelineOptions.INTRA_OP_THREADS),
+                conf.getOptional(TenancyOptions.CONTRACTS_FILE).orElse(null),
+                conf.get(HardwareOptions.HARDWARE_PROFILE),
+                readOptional(conf, HardwareOptions.HARDWARE_PROFILES_FILE),
+                conf.get(HardwareOptions.INTRA_OP_THREADS),
                 new WarmGraphCache.Bounds(
-                        conf.get(PipelineOptions.GRAPH_CACHE_CAPACITY),
-                        conf.get(PipelineOptions.GRAPH_CACHE_SIZE).getBytes(),
-                        conf.get(PipelineOptions.GRAPH_CACHE_TTL).toMillis()),
+                        conf.get(ExecutorOptions.GRAPH_CACHE_CAPACITY),
+                        conf.get(ExecutorOptions.GRAPH_CACHE_SIZE).getBytes(),
+                        conf.get(ExecutorOptions.GRAPH_CACHE_TTL).toMillis()),
                 precompile(conf),
                 graphsTopic,
                 PipelineOptions.execution(conf),
                 prices(conf),
-                conf.get(PipelineOptions.INFERENCE_THREAD),
-                conf.get(PipelineOptions.BATCH_SLICE).toMillis(),
+                conf.get(ExecutorOptions.INFERENCE_THREAD),
+                conf.get(ExecutorOptions.BATCH_SLICE).toMillis(),
                 conf.get(FaultInjection.CRASH_AFTER_REQUESTS));
     }
 
@@ -143,7 +143,7 @@ public final class JobFunctions {
 
     /** The structures to compile when each executor opens; none unless configured. */
     static PrecompileList precompile(Configuration conf) {
-        return conf.getOptional(PipelineOptions.PRECOMPILE_FILE)
+        return conf.getOptional(ExecutorOptions.PRECOMPILE_FILE)
                 .map(
                         file -> {
                             try {
@@ -151,7 +151,7 @@ public final class JobFunctions {
                             } catch (java.io.IOException e) {
                                 throw new IllegalArgumentException(
                                         "Cannot read "
-                                                + PipelineOptions.PRECOMPILE_FILE.key()
+                                                + ExecutorOptions.PRECOMPILE_FILE.key()
                                                 + " "
                                                 + file,
                                         e);
@@ -162,14 +162,14 @@ public final class JobFunctions {
 
     /** The price sheet cost records are billed at: the configured one or the built-in. */
     public static PriceSheet prices(Configuration conf) {
-        return conf.getOptional(PipelineOptions.PRICES_FILE)
+        return conf.getOptional(BillingOptions.PRICES_FILE)
                 .map(file -> PriceSheet.load(Path.of(file)))
                 .orElseGet(PriceSheet::builtIn);
     }
 
     /** The task contracts the job checks requests against. */
     public static TaskContracts contracts(Configuration conf) {
-        return conf.getOptional(PipelineOptions.CONTRACTS_FILE)
+        return conf.getOptional(TenancyOptions.CONTRACTS_FILE)
                 .map(file -> TaskContracts.load(Path.of(file)))
                 .orElseGet(TaskContracts::builtIn);
     }

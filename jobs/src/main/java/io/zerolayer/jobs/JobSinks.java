@@ -49,8 +49,7 @@ public final class JobSinks {
                         .setRecordSerializer(schema)
                         .setProperty(
                                 "max.request.size",
-                                String.valueOf(
-                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()))
+                                String.valueOf(conf.get(KafkaOptions.MAX_RECORD_SIZE).getBytes()))
                         // a record larger than the producer's buffer fails however large
                         // max.request.size is; the buffer is allocated as records need it
                         .setProperty(
@@ -58,7 +57,7 @@ public final class JobSinks {
                                 String.valueOf(
                                         Math.max(
                                                 32L << 20,
-                                                conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes()
+                                                conf.get(KafkaOptions.MAX_RECORD_SIZE).getBytes()
                                                         + (1L << 20))));
         if (delivery == ReplyDelivery.AT_LEAST_ONCE) {
             return builder.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
@@ -74,11 +73,11 @@ public final class JobSinks {
                 .setProperty("linger.ms", String.valueOf(TRANSACTIONAL_LINGER.toMillis()))
                 .setProperty("batch.size", String.valueOf(TRANSACTIONAL_BATCH_BYTES))
                 .setTransactionalIdPrefix(
-                        conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
+                        conf.get(KafkaOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)
                 .setTransactionNamingStrategy(namingStrategy(schema))
                 .setProperty(
                         "transaction.timeout.ms",
-                        String.valueOf(conf.get(PipelineOptions.TRANSACTION_TIMEOUT).toMillis()))
+                        String.valueOf(conf.get(KafkaOptions.TRANSACTION_TIMEOUT).toMillis()))
                 .build();
     }
 

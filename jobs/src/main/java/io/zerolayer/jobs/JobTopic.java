@@ -50,26 +50,21 @@ public record JobTopic(
     /** The job's topics under {@code conf}, with {@code slots} partitions for the requests. */
     public static List<JobTopic> of(Configuration conf, int slots) {
         return List.of(
-                topic(conf, PipelineOptions.REQUESTS_TOPIC, slots, APPEND_TIME, "reads requests"),
-                topic(conf, PipelineOptions.CONTROL_TOPIC, 1, Map.of(), "reads control commands"),
-                topic(conf, PipelineOptions.RESPONSES_TOPIC, 1, Map.of(), "writes replies"),
-                topic(conf, PipelineOptions.COSTS_TOPIC, slots, Map.of(), "writes kernel costs"),
+                topic(conf, KafkaOptions.REQUESTS_TOPIC, slots, APPEND_TIME, "reads requests"),
+                topic(conf, KafkaOptions.CONTROL_TOPIC, 1, Map.of(), "reads control commands"),
+                topic(conf, KafkaOptions.RESPONSES_TOPIC, 1, Map.of(), "writes replies"),
+                topic(conf, KafkaOptions.COSTS_TOPIC, slots, Map.of(), "writes kernel costs"),
+                topic(conf, KafkaOptions.COST_SUMMARY_TOPIC, 1, Map.of(), "writes cost summaries"),
                 topic(
                         conf,
-                        PipelineOptions.COST_SUMMARY_TOPIC,
-                        1,
-                        Map.of(),
-                        "writes cost summaries"),
-                topic(
-                        conf,
-                        PipelineOptions.GRAPHS_TOPIC,
+                        KafkaOptions.GRAPHS_TOPIC,
                         1,
                         COMPACTED,
                         "writes and reads graph descriptors"),
-                topic(conf, PipelineOptions.DEAD_LETTERS_TOPIC, 1, Map.of(), "writes dead letters"),
+                topic(conf, KafkaOptions.DEAD_LETTERS_TOPIC, 1, Map.of(), "writes dead letters"),
                 topic(
                         conf,
-                        PipelineOptions.AUDIT_TOPIC,
+                        KafkaOptions.AUDIT_TOPIC,
                         1,
                         KEPT_FOR_EVER,
                         "writes the tenants' audit chains"));

@@ -76,7 +76,7 @@ public final class StreamingJob {
     public static void define(StreamExecutionEnvironment env, Configuration conf) {
         String bootstrap = bootstrapServers(conf);
         env.enableCheckpointing(
-                conf.get(PipelineOptions.CHECKPOINT_INTERVAL).toMillis(),
+                conf.get(ExecutorOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         checkHardwareProfile(conf);
         installTiers(conf);
@@ -97,7 +97,7 @@ public final class StreamingJob {
                                 bootstrap,
                                 "graphs",
                                 new KeyedAvroSerializationSchema<>(
-                                        conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                        conf.get(KafkaOptions.GRAPHS_TOPIC),
                                         ExecutionGraph.class,
                                         ExecutionGraph::getGraphId)))
                 .uid("graphs-sink")
@@ -111,19 +111,19 @@ public final class StreamingJob {
                                 bootstrap,
                                 "dlt",
                                 new DeadLetterSerializationSchema(
-                                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                                        conf.get(PipelineOptions.MAX_RECORD_SIZE).getBytes())))
+                                        conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
+                                        conf.get(KafkaOptions.MAX_RECORD_SIZE).getBytes())))
                 .uid("dead-letters-sink")
                 .name("dead letters");
     }
 
     private static String bootstrapServers(Configuration conf) {
-        return conf.getOptional(PipelineOptions.BOOTSTRAP_SERVERS)
+        return conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS)
                 .orElseThrow(
                         () ->
                                 new IllegalArgumentException(
                                         "Set "
-                                                + PipelineOptions.BOOTSTRAP_SERVERS.key()
+                                                + KafkaOptions.BOOTSTRAP_SERVERS.key()
                                                 + " (or --bootstrap-servers) to the Kafka"
                                                 + " cluster to read from"));
     }
@@ -137,8 +137,8 @@ public final class StreamingJob {
         KafkaSource<ControlCommand> source =
                 KafkaSource.<ControlCommand>builder()
                         .setBootstrapServers(bootstrap)
-                        .setTopics(conf.get(PipelineOptions.CONTROL_TOPIC))
-                        .setGroupId(conf.get(PipelineOptions.GROUP_ID) + "-control")
+                        .setTopics(conf.get(KafkaOptions.CONTROL_TOPIC))
+                        .setGroupId(conf.get(KafkaOptions.GROUP_ID) + "-control")
                         .setStartingOffsets(
                                 OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
                         .setDeserializer(new ControlCommandDeserializationSchema())
@@ -162,8 +162,8 @@ public final class StreamingJob {
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
                         .setBootstrapServers(bootstrap)
-                        .setTopics(conf.get(PipelineOptions.REQUESTS_TOPIC))
-                        .setGroupId(conf.get(PipelineOptions.GROUP_ID))
+                        .setTopics(conf.get(KafkaOptions.REQUESTS_TOPIC))
+                        .setGroupId(conf.get(KafkaOptions.GROUP_ID))
                         .setStartingOffsets(
                                 OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                         .setDeserializer(new RawRecordDeserializationSchema())
@@ -203,7 +203,7 @@ public final class StreamingJob {
                                 JobFunctions.executor(
                                         conf,
                                         new GraphDescriptors(
-                                                bootstrap, conf.get(PipelineOptions.GRAPHS_TOPIC))),
+                                                bootstrap, conf.get(KafkaOptions.GRAPHS_TOPIC))),
                                 List.of(ControlCommand.STATE)))
                 .setParallelism(parallelism)
                 .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
@@ -237,7 +237,7 @@ public final class StreamingJob {
                                 bootstrap,
                                 "replies",
                                 new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
-                                conf.get(PipelineOptions.REPLY_DELIVERY)))
+                                conf.get(KafkaOptions.REPLY_DELIVERY)))
                 .uid("replies-sink")
                 .name("replies → kafka_replyTopic");
         return encoded;
@@ -248,11 +248,11 @@ public final class StreamingJob {
             DataStream<KernelCostRecord> costs, Configuration conf, String bootstrap) {
         costs.assignTimestampsAndWatermarks(
                         CostSummaries.watermarks(
-                                conf.get(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS)))
+                                conf.get(BillingOptions.COST_SUMMARY_OUT_OF_ORDERNESS)))
                 .uid("cost-event-time")
                 .name("cost records' event time")
                 .keyBy(CostSummaries::key)
-                .window(TumblingEventTimeWindows.of(conf.get(PipelineOptions.COST_SUMMARY_WINDOW)))
+                .window(TumblingEventTimeWindows.of(conf.get(BillingOptions.COST_SUMMARY_WINDOW)))
                 .aggregate(new CostSummaries.Sum(), new CostSummaries.ToSummary())
                 .uid("cost-summary")
                 .name("cost summary per tenant × kernel × window")
@@ -262,7 +262,7 @@ public final class StreamingJob {
                                 bootstrap,
                                 "cost-summary",
                                 new KeyedAvroSerializationSchema<>(
-                                        conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                        conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
                                         CostSummary.class,
                                         s ->
                                                 s.getTenantId()
@@ -278,7 +278,7 @@ public final class StreamingJob {
                                 bootstrap,
                                 "costs",
                                 new KeyedAvroSerializationSchema<>(
-                                        conf.get(PipelineOptions.COSTS_TOPIC),
+                                        conf.get(KafkaOptions.COSTS_TOPIC),
                                         KernelCostRecord.class,
                                         KernelCostRecord::getRecordId)))
                 .uid("costs-sink")
@@ -294,11 +294,11 @@ public final class StreamingJob {
         entries.keyBy(AuditEntry::getTenantId)
                 .process(
                         new AuditChainFunction(
-                                conf.get(PipelineOptions.AUDIT_ANCHOR_EVERY),
-                                conf.get(PipelineOptions.AUDIT_ANCHOR_INTERVAL).toMillis(),
+                                conf.get(BillingOptions.AUDIT_ANCHOR_EVERY),
+                                conf.get(BillingOptions.AUDIT_ANCHOR_INTERVAL).toMillis(),
                                 CommittedChainHeads.onTopic(
                                         bootstrap,
-                                        conf.get(PipelineOptions.AUDIT_TOPIC),
+                                        conf.get(KafkaOptions.AUDIT_TOPIC),
                                         AUDIT_TOPIC_READ_TIMEOUT)))
                 .uid("audit-chain")
                 .name("audit chain per tenant")
@@ -308,7 +308,7 @@ public final class StreamingJob {
                                 bootstrap,
                                 "audit",
                                 new KeyedAvroSerializationSchema<>(
-                                        conf.get(PipelineOptions.AUDIT_TOPIC),
+                                        conf.get(KafkaOptions.AUDIT_TOPIC),
                                         AuditEntry.class,
                                         AuditEntry::getTenantId)))
                 .uid("audit-sink")
@@ -328,19 +328,19 @@ public final class StreamingJob {
      */
     public static TierSources tiers(Configuration conf) {
         return new TierSources(
-                conf.get(PipelineOptions.MODELS_FILE),
-                conf.get(PipelineOptions.QUALITY_PROFILES_FILE));
+                conf.get(HardwareOptions.MODELS_FILE),
+                conf.get(HardwareOptions.QUALITY_PROFILES_FILE));
     }
 
     /** Fails the submission, not every executor's open(), on a hardware profile typo. */
     static void checkHardwareProfile(Configuration conf) {
-        String hardwareProfile = conf.get(PipelineOptions.HARDWARE_PROFILE);
+        String hardwareProfile = conf.get(HardwareOptions.HARDWARE_PROFILE);
         if (!hardwareProfile.equals(HardwareFingerprint.AUTO)) {
             HardwareFingerprint.resolve(
                     hardwareProfile,
                     HardwareProfiles.builtInWith(
                             JobFunctions.readOptional(
-                                    conf, PipelineOptions.HARDWARE_PROFILES_FILE)));
+                                    conf, HardwareOptions.HARDWARE_PROFILES_FILE)));
         }
     }
 
@@ -349,26 +349,26 @@ public final class StreamingJob {
      * process can read must parse; none is said loudly.
      */
     static void checkAuthentication(Configuration conf) {
-        if (conf.get(PipelineOptions.AUTH_MODE) == AuthMode.NONE) {
+        if (conf.get(TenancyOptions.AUTH_MODE) == AuthMode.NONE) {
             LOG.warn(
                     "{} is none: requests are not verified, and any writer of the requests topic"
                             + " can run work billed to any tenant. Use hmac with {} unless every"
                             + " writer is trusted.",
-                    PipelineOptions.AUTH_MODE.key(),
-                    PipelineOptions.TENANTS_FILE.key());
+                    TenancyOptions.AUTH_MODE.key(),
+                    TenancyOptions.TENANTS_FILE.key());
             return;
         }
         String file =
-                conf.getOptional(PipelineOptions.TENANTS_FILE)
+                conf.getOptional(TenancyOptions.TENANTS_FILE)
                         .orElseThrow(
                                 () ->
                                         new IllegalArgumentException(
-                                                PipelineOptions.AUTH_MODE.key()
+                                                TenancyOptions.AUTH_MODE.key()
                                                         + " is hmac (the default), so set "
-                                                        + PipelineOptions.TENANTS_FILE.key()
+                                                        + TenancyOptions.TENANTS_FILE.key()
                                                         + " to the tenants file (docs/tenants.md),"
                                                         + " or set "
-                                                        + PipelineOptions.AUTH_MODE.key()
+                                                        + TenancyOptions.AUTH_MODE.key()
                                                         + ": none if every writer of the"
                                                         + " requests topic is trusted"));
         if (Files.isReadable(Path.of(file))) {

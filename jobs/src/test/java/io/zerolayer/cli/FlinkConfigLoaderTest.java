@@ -2,7 +2,8 @@ package io.zerolayer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.HardwareOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class FlinkConfigLoaderTest {
         cluster.setString("zerolayer.onnx.intra-op-threads", "2");
 
         Configuration onlyCluster = FlinkConfigLoader.load(cluster, null, Map.of());
-        assertThat(onlyCluster.get(PipelineOptions.CHECKPOINT_INTERVAL))
+        assertThat(onlyCluster.get(ExecutorOptions.CHECKPOINT_INTERVAL))
                 .isEqualTo(Duration.ofSeconds(5));
 
         Files.writeString(
@@ -31,11 +32,11 @@ class FlinkConfigLoaderTest {
         Configuration merged =
                 FlinkConfigLoader.load(
                         cluster, dir, Map.of("zerolayer.onnx.intra-op-threads", "4"));
-        assertThat(merged.get(PipelineOptions.CHECKPOINT_INTERVAL))
+        assertThat(merged.get(ExecutorOptions.CHECKPOINT_INTERVAL))
                 .isEqualTo(Duration.ofSeconds(5)); // the cluster's, untouched by the folder
-        assertThat(merged.get(PipelineOptions.GRAPH_CACHE_CAPACITY)).isEqualTo(32); // folder wins
-        assertThat(merged.get(PipelineOptions.INTRA_OP_THREADS)).isEqualTo(4); // -D wins
-        assertThat(merged.get(PipelineOptions.PRECOMPILE_FILE))
+        assertThat(merged.get(ExecutorOptions.GRAPH_CACHE_CAPACITY)).isEqualTo(32); // folder wins
+        assertThat(merged.get(HardwareOptions.INTRA_OP_THREADS)).isEqualTo(4); // -D wins
+        assertThat(merged.get(ExecutorOptions.PRECOMPILE_FILE))
                 .isEqualTo(dir.resolve("p.yaml").toAbsolutePath().normalize().toString());
     }
 
@@ -43,7 +44,7 @@ class FlinkConfigLoaderTest {
     void withNoSettingsAnywhereTheBuiltInDefaultsApply() {
         Configuration none = FlinkConfigLoader.load(new Configuration(), null, Map.of());
         assertThat(none.keySet()).noneMatch(k -> k.startsWith("zerolayer."));
-        assertThat(none.get(PipelineOptions.CHECKPOINT_INTERVAL))
-                .isEqualTo(PipelineOptions.CHECKPOINT_INTERVAL.defaultValue());
+        assertThat(none.get(ExecutorOptions.CHECKPOINT_INTERVAL))
+                .isEqualTo(ExecutorOptions.CHECKPOINT_INTERVAL.defaultValue());
     }
 }

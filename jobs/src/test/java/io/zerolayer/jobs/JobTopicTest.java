@@ -14,7 +14,7 @@ class JobTopicTest {
     @Test
     void theJobNamesEveryTopicItReadsOrWritesAsConfigured() {
         Configuration conf = new Configuration();
-        conf.set(PipelineOptions.COSTS_TOPIC, "billing.costs");
+        conf.set(KafkaOptions.COSTS_TOPIC, "billing.costs");
         List<JobTopic> topics = JobTopic.of(conf, 4);
         assertThat(topics)
                 .extracting(JobTopic::name)

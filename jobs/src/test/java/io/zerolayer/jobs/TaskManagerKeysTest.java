@@ -13,7 +13,7 @@ class TaskManagerKeysTest {
         var profiles = executor.getDeclaredField("HARDWARE_PROFILES_FILE_KEY");
         profile.setAccessible(true);
         profiles.setAccessible(true);
-        assertThat(profile.get(null)).isEqualTo(PipelineOptions.HARDWARE_PROFILE.key());
-        assertThat(profiles.get(null)).isEqualTo(PipelineOptions.HARDWARE_PROFILES_FILE.key());
+        assertThat(profile.get(null)).isEqualTo(HardwareOptions.HARDWARE_PROFILE.key());
+        assertThat(profiles.get(null)).isEqualTo(HardwareOptions.HARDWARE_PROFILES_FILE.key());
     }
 }

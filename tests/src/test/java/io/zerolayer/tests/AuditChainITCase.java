@@ -3,7 +3,9 @@ package io.zerolayer.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.cli.ZeroLayerCli;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.BillingOptions;
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.audit.AuditEntries;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
@@ -66,9 +68,9 @@ class AuditChainITCase {
     void aLevelThreeTenantsRepliesFormAChainThatVerifiesAndTamperingWithItIsNamed()
             throws Exception {
         Configuration conf = JOB.conf();
-        conf.set(PipelineOptions.TENANT_COMPLIANCE_MODES, Map.of("globex", "strict"));
-        conf.set(PipelineOptions.AUDIT_ANCHOR_EVERY, 4);
-        conf.set(PipelineOptions.AUDIT_ANCHOR_INTERVAL, Duration.ofSeconds(1));
+        conf.set(TenancyOptions.TENANT_COMPLIANCE_MODES, Map.of("globex", "strict"));
+        conf.set(BillingOptions.AUDIT_ANCHOR_EVERY, 4);
+        conf.set(BillingOptions.AUDIT_ANCHOR_INTERVAL, Duration.ofSeconds(1));
         JOB.start();
         Map<String, String> prompts = new HashMap<>();
         for (int i = 0; i < 15; i++) {
@@ -76,14 +78,14 @@ class AuditChainITCase {
         }
         Map<String, AnalysisResponse> replies = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r :
-                KAFKA.read(conf.get(PipelineOptions.RESPONSES_TOPIC), 15, TIMEOUT, Duration.ZERO)) {
+                KAFKA.read(conf.get(KafkaOptions.RESPONSES_TOPIC), 15, TIMEOUT, Duration.ZERO)) {
             AnalysisResponse response = RESPONSES.decode(r.value());
             replies.put(response.getRequestId(), response);
         }
         assertThat(replies).hasSize(15);
 
         // every globex reply in the chain once, none of acme's; the last anchor holds entry 10
-        String topic = conf.get(PipelineOptions.AUDIT_TOPIC);
+        String topic = conf.get(KafkaOptions.AUDIT_TOPIC);
         List<ConsumerRecord<byte[], byte[]>> records =
                 KAFKA.readUntil(
                         topic,
@@ -217,7 +219,7 @@ class AuditChainITCase {
                         .setAttributes(Map.of())
                         .build();
         KAFKA.send(
-                conf.get(PipelineOptions.REQUESTS_TOPIC),
+                conf.get(KafkaOptions.REQUESTS_TOPIC),
                 null,
                 REQUESTS.encode(r),
                 ZeroLayerHeaders.CORRELATION_ID,

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.analyze.AnalysisRun;
 import io.zerolayer.analyze.AnalysisSummary;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.AnalyzeOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.documents.Document;
 import io.zerolayer.operators.documents.DocumentFormat;
@@ -159,10 +162,10 @@ class BatchAnalysisITCase {
 
     private static Configuration conf() {
         Configuration conf = new Configuration();
-        conf.set(PipelineOptions.ANALYZE_PART_CHARS, 4000);
+        conf.set(AnalyzeOptions.ANALYZE_PART_CHARS, 4000);
         // runs are compared with runs before them: none answers from what another cached
         conf.set(
-                PipelineOptions.EMBEDDING_CACHE_SIZE,
+                ExecutorOptions.EMBEDDING_CACHE_SIZE,
                 org.apache.flink.configuration.MemorySize.ZERO);
         return conf;
     }
@@ -406,14 +409,14 @@ class BatchAnalysisITCase {
         rows(costs).forEach(r -> batchCosts.put(r.path("recordId").asText(), r));
 
         Configuration conf = new Configuration();
-        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
-        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
-        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
+        conf.set(KafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        conf.set(TenancyOptions.TENANTS_FILE, TestTenants.file().toString());
+        conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(KafkaOptions.GROUP_ID, freshTopic("group"));
         // both paths encode every sequence: hits on what analyze cached would change the records
         conf.set(
-                PipelineOptions.EMBEDDING_CACHE_SIZE,
+                ExecutorOptions.EMBEDDING_CACHE_SIZE,
                 org.apache.flink.configuration.MemorySize.ZERO);
         KAFKA.createFreshJobTopics(conf, 1);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -435,14 +438,14 @@ class BatchAnalysisITCase {
                             .setSubmittedAt(Instant.now())
                             .build();
             KAFKA.send(
-                    conf.get(PipelineOptions.REQUESTS_TOPIC),
+                    conf.get(KafkaOptions.REQUESTS_TOPIC),
                     request.getRequestId().getBytes(StandardCharsets.UTF_8),
                     SingleObjectCodec.of(AnalysisRequest.class).encode(request));
             AnalysisResponse response =
                     SingleObjectCodec.of(AnalysisResponse.class)
                             .decode(
                                     KAFKA.read(
-                                                    conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                                    conf.get(KafkaOptions.RESPONSES_TOPIC),
                                                     1,
                                                     Duration.ofSeconds(120),
                                                     Duration.ZERO)
@@ -453,7 +456,7 @@ class BatchAnalysisITCase {
 
             List<KernelCostRecord> streamed =
                     committedAfterCheckpoint(
-                                    job, conf.get(PipelineOptions.COSTS_TOPIC), batchCosts.size())
+                                    job, conf.get(KafkaOptions.COSTS_TOPIC), batchCosts.size())
                             .stream()
                             .map(
                                     r ->

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.JobTopic;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import io.zerolayer.tests.testutils.TestTenants;
@@ -163,14 +163,14 @@ class ClusterITCase {
         InFlightLoad cleanLoad =
                 new InFlightLoad(
                         cluster.bootstrapServers(),
-                        clean.get(PipelineOptions.REQUESTS_TOPIC),
+                        clean.get(KafkaOptions.REQUESTS_TOPIC),
                         cleanReplies,
                         SENTENCES);
         cleanLoad.send(0, REQUESTS);
         assertThat(cleanLoad.replies(REQUESTS, Duration.ofSeconds(240))).hasSize(REQUESTS);
         // the last requests' cost records are committed with the next checkpoint
         cluster.rest().awaitCheckpointAfterNow(cleanJob, Duration.ofSeconds(60));
-        assertThat(cleanLoad.billedPerTenant(clean.get(PipelineOptions.COSTS_TOPIC)))
+        assertThat(cleanLoad.billedPerTenant(clean.get(KafkaOptions.COSTS_TOPIC)))
                 .isEqualTo(billed);
         cluster.rest().stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
 

@@ -3,10 +3,13 @@ package io.zerolayer.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.cluster.LocalCluster;
+import io.zerolayer.jobs.BillingOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.HardwareOptions;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
-import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -20,7 +23,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,21 +114,17 @@ class DockerFilesTest {
     @Test
     void everyZerolayerSettingIsOneTheJobKnowsAndEveryFileItNamesIsInTheImage() throws Exception {
         Set<String> known = new HashSet<>();
-        for (Field f : PipelineOptions.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
-                known.add(((ConfigOption<?>) f.get(null)).key());
-            }
-        }
+        PipelineOptions.all().forEach(o -> known.add(o.key()));
         Map<String, String> props = flinkProperties();
         props.keySet().stream()
                 .filter(k -> k.startsWith("zerolayer."))
                 .forEach(k -> assertThat(known).as("setting %s", k).contains(k));
         for (String key :
                 List.of(
-                        PipelineOptions.PRECOMPILE_FILE.key(),
-                        PipelineOptions.PRICES_FILE.key(),
-                        PipelineOptions.CONTRACTS_FILE.key(),
-                        PipelineOptions.HARDWARE_PROFILES_FILE.key())) {
+                        ExecutorOptions.PRECOMPILE_FILE.key(),
+                        BillingOptions.PRICES_FILE.key(),
+                        TenancyOptions.CONTRACTS_FILE.key(),
+                        HardwareOptions.HARDWARE_PROFILES_FILE.key())) {
             String inImage = props.get(key);
             assertThat(inImage).as(key).startsWith("/opt/flink/conf/");
             String file = inImage.substring("/opt/flink/conf/".length());
@@ -259,11 +257,7 @@ class DockerFilesTest {
         assertThat(conf.get("metrics.reporter.prom.port"))
                 .isEqualTo(flinkProperties().get("metrics.reporter.prom.port"));
         Set<String> known = new HashSet<>();
-        for (Field f : PipelineOptions.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
-                known.add(((ConfigOption<?>) f.get(null)).key());
-            }
-        }
+        PipelineOptions.all().forEach(o -> known.add(o.key()));
         conf.keySet().stream()
                 .filter(k -> k.startsWith("zerolayer."))
                 .forEach(k -> assertThat(known).as("setting %s", k).contains(k));
@@ -276,13 +270,13 @@ class DockerFilesTest {
                         .orElseThrow();
         assertThat(((Map<String, Object>) prices.get("data")).get("prices.yaml"))
                 .isEqualTo(Files.readString(ROOT.resolve("flink-conf/prices.yaml")));
-        String mounted = conf.get(PipelineOptions.PRICES_FILE.key());
+        String mounted = conf.get(BillingOptions.PRICES_FILE.key());
         assertThat(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
                 .contains("mountPath: " + mounted.substring(0, mounted.lastIndexOf('/')));
 
         // requests are verified (hmac, the default) against the tenants Secret it mounts
-        assertThat(conf).doesNotContainKey(PipelineOptions.AUTH_MODE.key());
-        String tenants = conf.get(PipelineOptions.TENANTS_FILE.key());
+        assertThat(conf).doesNotContainKey(TenancyOptions.AUTH_MODE.key());
+        String tenants = conf.get(TenancyOptions.TENANTS_FILE.key());
         assertThat(Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml")))
                 .contains("mountPath: " + tenants.substring(0, tenants.lastIndexOf('/')))
                 .contains("secretName: zerolayer-tenants");
@@ -291,8 +285,8 @@ class DockerFilesTest {
     @Test
     @SuppressWarnings("unchecked")
     void composeMountsTheTenantRegistryAsASecretWhereTheJobReadsIt() throws Exception {
-        assertThat(flinkProperties()).doesNotContainKey(PipelineOptions.AUTH_MODE.key());
-        String file = flinkProperties().get(PipelineOptions.TENANTS_FILE.key());
+        assertThat(flinkProperties()).doesNotContainKey(TenancyOptions.AUTH_MODE.key());
+        String file = flinkProperties().get(TenancyOptions.TENANTS_FILE.key());
         assertThat(file).startsWith("/run/secrets/");
         String secret = file.substring("/run/secrets/".length());
         for (String service : List.of("jobmanager", "taskmanager")) {

@@ -3,8 +3,10 @@ package io.zerolayer.tests;
 import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ResponseStatus;
@@ -87,13 +89,13 @@ class HostileInputITCase {
             return;
         }
         conf = new Configuration();
-        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
-        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
-        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        conf.set(KafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        conf.set(TenancyOptions.TENANTS_FILE, TestTenants.file().toString());
+        conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(KafkaOptions.GROUP_ID, freshTopic("group"));
+        conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         // far below the largest request the broker takes, so a large dead letter must be cut
-        conf.set(PipelineOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
+        conf.set(KafkaOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
         ownReplies = freshTopic("zerolayer.replies.it");
         KAFKA.createFreshJobTopics(conf, SLOTS);
         KAFKA.broker().createTopics(Map.of(ownReplies, 1));
@@ -128,8 +130,7 @@ class HostileInputITCase {
                 .singleElement()
                 .satisfies(
                         o -> {
-                            assertThat(o.where)
-                                    .isEqualTo(conf.get(PipelineOptions.RESPONSES_TOPIC));
+                            assertThat(o.where).isEqualTo(conf.get(KafkaOptions.RESPONSES_TOPIC));
                             assertThat(o.response().getStatus()).isEqualTo(ResponseStatus.OK);
                         });
         assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
@@ -163,7 +164,7 @@ class HostileInputITCase {
         Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
 
         List<Outcome> list = new ArrayList<>(outcomes.values());
-        String dlt = conf.get(PipelineOptions.DEAD_LETTERS_TOPIC);
+        String dlt = conf.get(KafkaOptions.DEAD_LETTERS_TOPIC);
         for (int i = 0; i < 4; i++) {
             assertThat(list.get(i).where).as(list.get(i).toString()).isEqualTo(dlt);
             assertThat(list.get(i).header(ZeroLayerHeaders.DLT_EXCEPTION_FQCN))
@@ -188,7 +189,7 @@ class HostileInputITCase {
 
         // a well-formed 40 MB prompt is over the contracts' 32 MiB: a type error, answered
         Outcome tooBig = list.get(5);
-        assertThat(tooBig.where).isEqualTo(conf.get(PipelineOptions.RESPONSES_TOPIC));
+        assertThat(tooBig.where).isEqualTo(conf.get(KafkaOptions.RESPONSES_TOPIC));
         AnalysisResponse rejected = JsonCodec.readResponse(tooBig.record.value());
         assertThat(rejected.getStatus()).isEqualTo(ResponseStatus.REJECTED);
         assertThat(rejected.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL030");
@@ -198,12 +199,12 @@ class HostileInputITCase {
     void theReplyTopicCannotWriteIntoTheJobsOwnTopicsOrOnesNotAllowedOrMissing() throws Exception {
         List<String> forbidden =
                 List.of(
-                        conf.get(PipelineOptions.COSTS_TOPIC),
-                        conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
-                        conf.get(PipelineOptions.GRAPHS_TOPIC),
-                        conf.get(PipelineOptions.CONTROL_TOPIC),
-                        conf.get(PipelineOptions.REQUESTS_TOPIC),
-                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                        conf.get(KafkaOptions.COSTS_TOPIC),
+                        conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
+                        conf.get(KafkaOptions.GRAPHS_TOPIC),
+                        conf.get(KafkaOptions.CONTROL_TOPIC),
+                        conf.get(KafkaOptions.REQUESTS_TOPIC),
+                        conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
                         "elsewhere",
                         "zerolayer.replies.never-created");
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -226,7 +227,7 @@ class HostileInputITCase {
             Outcome o = list.get(i);
             assertThat(o.where)
                     .as(forbidden.get(i))
-                    .isEqualTo(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+                    .isEqualTo(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
             assertThat(o.header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
                     .contains("'" + forbidden.get(i) + "'")
                     .containsAnyOf(
@@ -239,18 +240,18 @@ class HostileInputITCase {
         // nothing forged: no record in the job's other topics carries a correlation id
         for (var option :
                 List.of(
-                        PipelineOptions.COSTS_TOPIC,
-                        PipelineOptions.COST_SUMMARY_TOPIC,
-                        PipelineOptions.GRAPHS_TOPIC,
-                        PipelineOptions.CONTROL_TOPIC,
-                        PipelineOptions.REQUESTS_TOPIC)) {
+                        KafkaOptions.COSTS_TOPIC,
+                        KafkaOptions.COST_SUMMARY_TOPIC,
+                        KafkaOptions.GRAPHS_TOPIC,
+                        KafkaOptions.CONTROL_TOPIC,
+                        KafkaOptions.REQUESTS_TOPIC)) {
             for (ConsumerRecord<byte[], byte[]> r :
                     KAFKA.read(
                             conf.get(option),
                             Integer.MAX_VALUE,
                             Duration.ofSeconds(3),
                             Duration.ZERO)) {
-                if (option != PipelineOptions.REQUESTS_TOPIC) {
+                if (option != KafkaOptions.REQUESTS_TOPIC) {
                     assertThat(r.headers().lastHeader(ZeroLayerHeaders.CORRELATION_ID))
                             .as("record in %s", conf.get(option))
                             .isNull();
@@ -262,7 +263,7 @@ class HostileInputITCase {
 
     @Test
     void controlCommandsThatFailAreIgnoredAndTheJobKeepsAnswering() throws Exception {
-        String control = conf.get(PipelineOptions.CONTROL_TOPIC);
+        String control = conf.get(KafkaOptions.CONTROL_TOPIC);
         List<ProducerRecord<byte[], byte[]>> commands = new ArrayList<>();
         for (String value :
                 List.of(
@@ -333,12 +334,12 @@ class HostileInputITCase {
         Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
         assertThat(outcomes).hasSize(records.size());
         assertThat(outcomes.values())
-                .filteredOn(o -> o.where.equals(conf.get(PipelineOptions.RESPONSES_TOPIC)))
+                .filteredOn(o -> o.where.equals(conf.get(KafkaOptions.RESPONSES_TOPIC)))
                 .extracting(o -> o.response().getRequestId())
                 .containsExactlyInAnyOrder("deep", "many-tags", "long-attribute", "no-text");
         AnalysisResponse noText =
                 outcomes.values().stream()
-                        .filter(o -> o.where.equals(conf.get(PipelineOptions.RESPONSES_TOPIC)))
+                        .filter(o -> o.where.equals(conf.get(KafkaOptions.RESPONSES_TOPIC)))
                         .map(Outcome::response)
                         .filter(r -> r.getRequestId().equals("no-text"))
                         .findFirst()
@@ -354,10 +355,10 @@ class HostileInputITCase {
         List<String> topics =
                 List.of(
                         ownReplies,
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
-                        conf.get(PipelineOptions.COSTS_TOPIC),
-                        conf.get(PipelineOptions.CONTROL_TOPIC),
-                        conf.get(PipelineOptions.GRAPHS_TOPIC));
+                        conf.get(KafkaOptions.RESPONSES_TOPIC),
+                        conf.get(KafkaOptions.COSTS_TOPIC),
+                        conf.get(KafkaOptions.CONTROL_TOPIC),
+                        conf.get(KafkaOptions.GRAPHS_TOPIC));
         long seed = Long.getLong("zerolayer.hostile.seed", System.nanoTime());
         // printed before anything can fail: a hang or a crash replays from this line too
         System.out.printf(
@@ -367,8 +368,7 @@ class HostileInputITCase {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (HostileRecords.Hostile h : drawn) {
             ProducerRecord<byte[], byte[]> r =
-                    new ProducerRecord<>(
-                            conf.get(PipelineOptions.REQUESTS_TOPIC), h.key(), h.value());
+                    new ProducerRecord<>(conf.get(KafkaOptions.REQUESTS_TOPIC), h.key(), h.value());
             h.headers().forEach(x -> r.headers().add(x.name(), x.value()));
             records.add(r);
         }
@@ -382,8 +382,8 @@ class HostileInputITCase {
                     .as("seed %d", seed)
                     .isIn(
                             ownReplies,
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
-                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+                            conf.get(KafkaOptions.RESPONSES_TOPIC),
+                            conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
         }
     }
 
@@ -464,9 +464,9 @@ class HostileInputITCase {
         KAFKA.sendAll(records);
         List<String> places =
                 List.of(
-                        conf.get(PipelineOptions.RESPONSES_TOPIC),
+                        conf.get(KafkaOptions.RESPONSES_TOPIC),
                         ownReplies,
-                        conf.get(PipelineOptions.DEAD_LETTERS_TOPIC));
+                        conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
         Map<String, List<Outcome>> seen = new HashMap<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         collectOutcomes(places, byCorrelation.keySet(), seen);
@@ -522,7 +522,7 @@ class HostileInputITCase {
     }
 
     private static ProducerRecord<byte[], byte[]> raw(byte[] value) {
-        return new ProducerRecord<>(conf.get(PipelineOptions.REQUESTS_TOPIC), value);
+        return new ProducerRecord<>(conf.get(KafkaOptions.REQUESTS_TOPIC), value);
     }
 
     /** A counter of the executor summed over its subtasks, for this class's job. */

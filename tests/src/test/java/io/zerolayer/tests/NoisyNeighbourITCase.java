@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.zerolayer.bench.Workload;
 import io.zerolayer.client.ZeroLayerClient;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.contracts.DiagnosticCodes;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
@@ -73,15 +75,15 @@ class NoisyNeighbourITCase {
                     keys: {k1: "%s"}
                 """
                         .formatted(hex("flood"), hex("quiet")));
-        JOB.conf().set(PipelineOptions.TENANTS_FILE, tenants.toString());
+        JOB.conf().set(TenancyOptions.TENANTS_FILE, tenants.toString());
         // the job's own sharding, which gives a flooding tenant keys of its own (the test jobs'
         // one shard a graph keeps compile counts exact elsewhere)
         JOB.conf()
-                .set(PipelineOptions.LOAD_PER_SHARD, PipelineOptions.LOAD_PER_SHARD.defaultValue());
+                .set(ExecutorOptions.LOAD_PER_SHARD, ExecutorOptions.LOAD_PER_SHARD.defaultValue());
         JOB.conf()
                 .set(
-                        PipelineOptions.REQUESTS_PER_SHARD,
-                        PipelineOptions.REQUESTS_PER_SHARD.defaultValue());
+                        ExecutorOptions.REQUESTS_PER_SHARD,
+                        ExecutorOptions.REQUESTS_PER_SHARD.defaultValue());
         JOB.start();
         try (ZeroLayerClient quiet = client("quiet");
                 ZeroLayerClient flood = client("flood")) {
@@ -213,7 +215,7 @@ class NoisyNeighbourITCase {
     private ZeroLayerClient client(String tenant) {
         return ZeroLayerClient.builder()
                 .bootstrapServers(KAFKA.bootstrapServers())
-                .requestsTopic(JOB.conf().get(PipelineOptions.REQUESTS_TOPIC))
+                .requestsTopic(JOB.conf().get(KafkaOptions.REQUESTS_TOPIC))
                 .replyTopic(EmbeddedKafkaExtension.freshTopic("zerolayer.replies." + tenant))
                 .credentials(TestTenants.credentials(tenant))
                 .timeout(Duration.ofMinutes(3))

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.ReplyDelivery;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.CostSummary;
@@ -149,7 +151,7 @@ class StreamingJobITCase {
         private io.zerolayer.client.ZeroLayerClient client() {
             return io.zerolayer.client.ZeroLayerClient.builder()
                     .bootstrapServers(KAFKA.bootstrapServers())
-                    .requestsTopic(conf.get(PipelineOptions.REQUESTS_TOPIC))
+                    .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
                     .replyTopic(freshTopic("zerolayer.replies.client"))
                     .credentials(TestTenants.credentials("it"))
                     .build();
@@ -168,7 +170,7 @@ class StreamingJobITCase {
                 ConsumerRecord<byte[], byte[]> reply =
                         KAFKA.read(client.replyTopic(), 1, REPLY_TIMEOUT, Duration.ZERO).get(0);
                 assertThat(header(reply, ZeroLayerHeaders.REPLY_ID))
-                        .startsWith(conf.get(PipelineOptions.REQUESTS_TOPIC) + "/");
+                        .startsWith(conf.get(KafkaOptions.REQUESTS_TOPIC) + "/");
                 // what a restart of an at-least-once job sends: the same reply once more
                 KAFKA.sendAll(
                         List.of(
@@ -205,7 +207,7 @@ class StreamingJobITCase {
                 assertThat(again.getOutput()).isEqualTo(first.getOutput());
                 Map<String, List<KernelCostRecord>> byRequest =
                         committed(
-                                        PipelineOptions.COSTS_TOPIC,
+                                        KafkaOptions.COSTS_TOPIC,
                                         COSTS,
                                         first.getCost().getKernels() + again.getCost().getKernels())
                                 .stream()
@@ -240,7 +242,7 @@ class StreamingJobITCase {
         void requestsOfTwoGraphsShareOneEncoderPassBilledToTheNanoDollar() throws Exception {
             // one executor slot holds every graph; nothing is answered from a cache
             conf.set(
-                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    ExecutorOptions.EMBEDDING_CACHE_SIZE,
                     org.apache.flink.configuration.MemorySize.ZERO);
             JOB.start(1);
             StringBuilder report =
@@ -269,7 +271,7 @@ class StreamingJobITCase {
             // a pass mixing the two graphs forms while the long report keeps the slot busy: its
             // slices let the tickets, due first, in; a round whose tickets arrive apart is retried
             for (int round = 0; round < 4 && mixed.isEmpty(); round++) {
-                String topic = conf.get(PipelineOptions.REQUESTS_TOPIC);
+                String topic = conf.get(KafkaOptions.REQUESTS_TOPIC);
                 AnalysisRequest busy =
                         request("report-" + round, longReport.replace("Line 0", "Round " + round));
                 KAFKA.send(topic, busy.getRequestId().getBytes(), REQUESTS.encode(busy));
@@ -303,7 +305,7 @@ class StreamingJobITCase {
                 int kernels = 0; // of every reply so far, read from the start
                 for (ConsumerRecord<byte[], byte[]> r :
                         KAFKA.read(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                conf.get(KafkaOptions.RESPONSES_TOPIC),
                                 sent,
                                 REPLY_TIMEOUT,
                                 Duration.ZERO)) {
@@ -314,7 +316,7 @@ class StreamingJobITCase {
                     graphOf.put(response.getRequestId(), response.getGraphId());
                     kernels += response.getCost().getKernels();
                 }
-                costs = committed(PipelineOptions.COSTS_TOPIC, COSTS, kernels);
+                costs = committed(KafkaOptions.COSTS_TOPIC, COSTS, kernels);
                 // the encode records of one pass share its start and its sequences
                 mixed =
                         costs.stream()
@@ -377,7 +379,7 @@ class StreamingJobITCase {
         @Test
         void aLongDocumentSplitOverEverySlotIsAnsweredAsWhenItRunsWhole() throws Exception {
             conf.set(
-                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    ExecutorOptions.EMBEDDING_CACHE_SIZE,
                     org.apache.flink.configuration.MemorySize.ZERO);
             String[] topics = {"freight rates", "harvest weather", "software release"};
             StringBuilder text = new StringBuilder();
@@ -404,19 +406,19 @@ class StreamingJobITCase {
                                     .stripTrailing()
                             + "\n  classify-large:\n    decoder: classify\n    requires: [labels]\n"
                             + "    output-formats: [json, text]\n    max-chars: 2000000\n");
-            conf.set(PipelineOptions.CONTRACTS_FILE, tasks.toString());
+            conf.set(TenancyOptions.CONTRACTS_FILE, tasks.toString());
             String prompt =
                     "<task:classify-large><output_format:json><labels>freight, weather,"
                             + " software</labels><document format=\"text\">"
                             + text
                             + "</document>";
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             KAFKA.send(requests, "split-1".getBytes(), REQUESTS.encode(request("split-1", prompt)));
             AnalysisResponse split =
                     RESPONSES.decode(
                             KAFKA.read(
-                                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                                             1,
                                             REPLY_TIMEOUT,
                                             Duration.ZERO)
@@ -425,7 +427,7 @@ class StreamingJobITCase {
             assertThat(split.getStatus()).isEqualTo(ResponseStatus.OK);
             // each slot ran a part: their cost records make up the reply's cost
             List<KernelCostRecord> records =
-                    committed(PipelineOptions.COSTS_TOPIC, COSTS, split.getCost().getKernels())
+                    committed(KafkaOptions.COSTS_TOPIC, COSTS, split.getCost().getKernels())
                             .stream()
                             .filter(c -> c.getRequestId().equals("split-1"))
                             .toList();
@@ -440,20 +442,20 @@ class StreamingJobITCase {
             JOB.cancel();
 
             // the same document run whole, by a job that splits nothing
-            conf.set(PipelineOptions.SPLIT_MIN_TOKENS, 0L);
-            conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests-whole"));
-            conf.set(PipelineOptions.GROUP_ID, freshTopic("group-whole"));
-            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-whole"));
-            KAFKA.broker().createTopics(Map.of(conf.get(PipelineOptions.REQUESTS_TOPIC), 2));
+            conf.set(ExecutorOptions.SPLIT_MIN_TOKENS, 0L);
+            conf.set(KafkaOptions.REQUESTS_TOPIC, freshTopic("requests-whole"));
+            conf.set(KafkaOptions.GROUP_ID, freshTopic("group-whole"));
+            conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-whole"));
+            KAFKA.broker().createTopics(Map.of(conf.get(KafkaOptions.REQUESTS_TOPIC), 2));
             JOB.start();
             KAFKA.send(
-                    conf.get(PipelineOptions.REQUESTS_TOPIC),
+                    conf.get(KafkaOptions.REQUESTS_TOPIC),
                     "whole-1".getBytes(),
                     REQUESTS.encode(request("whole-1", prompt)));
             AnalysisResponse whole =
                     KAFKA
                             .read(
-                                    conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                    conf.get(KafkaOptions.RESPONSES_TOPIC),
                                     2,
                                     REPLY_TIMEOUT,
                                     Duration.ZERO)
@@ -564,7 +566,7 @@ class StreamingJobITCase {
          */
         private void sendHalfWithTheirOwnReplyTopic(
                 Map<String, String> prompts, String replyTopic) {
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             for (Map.Entry<String, String> e : prompts.entrySet()) {
                 boolean ownReplyTopic = e.getKey().hashCode() % 2 == 0;
                 List<Object> headers =
@@ -595,7 +597,7 @@ class StreamingJobITCase {
             replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
             replies.addAll(
                     JOB.readCommitted(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                             prompts.size() - (int) toOwnTopic,
                             REPLY_TIMEOUT));
 
@@ -656,7 +658,7 @@ class StreamingJobITCase {
             assertThat(sharing).hasSize(SHARED_STRUCTURE);
             assertThat(sharing.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(1);
-            List<ExecutionGraph> descriptors = committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, 3);
+            List<ExecutionGraph> descriptors = committed(KafkaOptions.GRAPHS_TOPIC, GRAPHS, 3);
             assertThat(compiled(descriptors).stream().filter(g -> g.getGraphId().equals(shared)))
                     .hasSize(1);
             assertThat(compiled(descriptors)).hasSize(3);
@@ -713,7 +715,7 @@ class StreamingJobITCase {
                                         "--bootstrap-servers",
                                         KAFKA.bootstrapServers(),
                                         "--graphs-topic",
-                                        conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                        conf.get(KafkaOptions.GRAPHS_TOPIC),
                                         shared.substring(0, 10));
             } finally {
                 System.setOut(stdout);
@@ -739,7 +741,7 @@ class StreamingJobITCase {
             int expectedCosts =
                     responses.values().stream().mapToInt(r -> r.getCost().getKernels()).sum();
             List<KernelCostRecord> costs =
-                    committed(PipelineOptions.COSTS_TOPIC, COSTS, expectedCosts);
+                    committed(KafkaOptions.COSTS_TOPIC, COSTS, expectedCosts);
             assertThat(costs).hasSize(expectedCosts);
             assertThat(costs).extracting(KernelCostRecord::getRecordId).doesNotHaveDuplicates();
             long answerNanos =
@@ -753,7 +755,7 @@ class StreamingJobITCase {
         @Test
         void badInputIsRejectedOrDeadLetteredAndJsonRequestsGetJsonReplies() throws Exception {
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             byte[] garbage = {0x00, 0x13, 0x37, (byte) 0xff};
             KAFKA.send(
                     requests,
@@ -780,8 +782,7 @@ class StreamingJobITCase {
                     "corr-json");
 
             List<ConsumerRecord<byte[], byte[]>> dead =
-                    JOB.readCommitted(
-                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 1, REPLY_TIMEOUT);
+                    JOB.readCommitted(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC), 1, REPLY_TIMEOUT);
             assertThat(dead)
                     .singleElement()
                     .satisfies(
@@ -814,7 +815,7 @@ class StreamingJobITCase {
                             });
 
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    JOB.readCommitted(conf.get(PipelineOptions.RESPONSES_TOPIC), 2, REPLY_TIMEOUT);
+                    JOB.readCommitted(conf.get(KafkaOptions.RESPONSES_TOPIC), 2, REPLY_TIMEOUT);
             assertThat(replies).hasSize(2);
             ConsumerRecord<byte[], byte[]> rejected = withCorrelationId(replies, "corr-typo");
             AnalysisResponse rejection = RESPONSES.decode(rejected.value());
@@ -835,7 +836,7 @@ class StreamingJobITCase {
         @Test
         void aCorpusOfBadPromptsAndRecordsLosesNothingAndTheJobKeepsAnswering() throws Exception {
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             Map<String, String> prompts = new java.util.LinkedHashMap<>();
             prompts.put(
                     "deep",
@@ -884,12 +885,10 @@ class StreamingJobITCase {
             int expectedReplies = prompts.size() + 1;
             List<ConsumerRecord<byte[], byte[]>> replies =
                     JOB.readCommitted(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
-                            expectedReplies,
-                            REPLY_TIMEOUT);
+                            conf.get(KafkaOptions.RESPONSES_TOPIC), expectedReplies, REPLY_TIMEOUT);
             List<ConsumerRecord<byte[], byte[]>> dead =
                     JOB.readCommitted(
-                            conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                            conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
                             deadOnArrival.size(),
                             REPLY_TIMEOUT);
 
@@ -952,9 +951,9 @@ class StreamingJobITCase {
     class HotGraphsAndFaults {
         @Test
         void aHotStructureUsesEverySlotAndEachShardCompilesOnce() throws Exception {
-            conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1.0); // any burst is hot
+            conf.set(ExecutorOptions.REQUESTS_PER_SHARD, 1.0); // any burst is hot
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             int count = 40;
             for (int i = 0; i < count; i++) {
                 KAFKA.send(
@@ -976,23 +975,22 @@ class StreamingJobITCase {
             // one compile per (graph, shard): the hot graph was compiled in each of the slots
             assertThat(responses.stream().filter(r -> r.getTimings().getCompileMicros() > 0))
                     .hasSize(SLOTS);
-            List<ExecutionGraph> descriptors =
-                    committed(PipelineOptions.GRAPHS_TOPIC, GRAPHS, SLOTS);
+            List<ExecutionGraph> descriptors = committed(KafkaOptions.GRAPHS_TOPIC, GRAPHS, SLOTS);
             assertThat(compiled(descriptors)).hasSize(SLOTS);
         }
 
         @Test
         void withMainPathFaultsInjectedEveryRequestIsAnsweredOnceAndTheFallbackAnswersReduced()
                 throws Exception {
-            conf.set(PipelineOptions.BATCH_SIZE, 4);
-            conf.set(PipelineOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
+            conf.set(ExecutorOptions.BATCH_SIZE, 4);
+            conf.set(ExecutorOptions.BATCH_MAX_QUEUE_DELAY, Duration.ofMillis(20));
             conf.set(io.zerolayer.jobs.FaultInjection.FAIL_MAIN_EVERY_NTH_BATCH, 2);
             // every request encodes, on the main path or the fallback: none served from a cache
             conf.set(
-                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    ExecutorOptions.EMBEDDING_CACHE_SIZE,
                     org.apache.flink.configuration.MemorySize.ZERO);
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             int count = 32;
             for (int i = 0; i < count; i++) {
                 String prompt =
@@ -1037,7 +1035,7 @@ class StreamingJobITCase {
                             .map(AnalysisResponse::getRequestId)
                             .collect(java.util.stream.Collectors.toSet());
             List<KernelCostRecord> encodes =
-                    committed(PipelineOptions.COSTS_TOPIC, COSTS, count * 5).stream()
+                    committed(KafkaOptions.COSTS_TOPIC, COSTS, count * 5).stream()
                             .filter(c -> c.getKernel().equals("encode"))
                             .toList();
             assertThat(encodes).hasSize(count);
@@ -1060,14 +1058,14 @@ class StreamingJobITCase {
         @org.junit.jupiter.api.BeforeEach
         void withoutEmbeddingCache() {
             conf.set(
-                    PipelineOptions.EMBEDDING_CACHE_SIZE,
+                    ExecutorOptions.EMBEDDING_CACHE_SIZE,
                     org.apache.flink.configuration.MemorySize.ZERO);
         }
 
         @Test
         void costSummariesRecordsAndResponsesReconcilePerTenantToTheNanoDollar() throws Exception {
             JOB.start();
-            String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+            String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
             int count = 12;
             sendBillingWorkload(count);
             List<AnalysisResponse> responses = exactlyOneReplyEach(count);
@@ -1086,7 +1084,7 @@ class StreamingJobITCase {
                                             "--bootstrap-servers",
                                             KAFKA.bootstrapServers(),
                                             "--topic",
-                                            conf.get(PipelineOptions.COSTS_TOPIC),
+                                            conf.get(KafkaOptions.COSTS_TOPIC),
                                             "--out",
                                             report.toString()))
                     .isZero();
@@ -1116,7 +1114,7 @@ class StreamingJobITCase {
                         "tick");
                 Thread.sleep(500);
                 bySummary.clear();
-                for (var r : KAFKA.readToEnd(conf.get(PipelineOptions.COST_SUMMARY_TOPIC))) {
+                for (var r : KAFKA.readToEnd(conf.get(KafkaOptions.COST_SUMMARY_TOPIC))) {
                     CostSummary summary = SUMMARIES.decode(r.value());
                     bySummary.merge(summary.getTenantId(), summary.getNanoUsd(), Long::sum);
                 }
@@ -1181,7 +1179,7 @@ class StreamingJobITCase {
                                                 + " refund.</ticket>");
                 r.setTenantId(i % 2 == 0 ? "acme" : "globex");
                 KAFKA.send(
-                        conf.get(PipelineOptions.REQUESTS_TOPIC),
+                        conf.get(KafkaOptions.REQUESTS_TOPIC),
                         null,
                         REQUESTS.encode(r),
                         ZeroLayerHeaders.CORRELATION_ID,
@@ -1197,7 +1195,7 @@ class StreamingJobITCase {
         /** The committed cost records of these replies: as many as their kernels. */
         private List<KernelCostRecord> costRecordsOf(List<AnalysisResponse> responses) {
             return committed(
-                    PipelineOptions.COSTS_TOPIC,
+                    KafkaOptions.COSTS_TOPIC,
                     COSTS,
                     responses.stream().mapToInt(r -> r.getCost().getKernels()).sum());
         }
@@ -1226,9 +1224,9 @@ class StreamingJobITCase {
         void aJobThatFailsMidStreamAnswersEveryRequestAndBillsEveryKernelExactlyOnce(
                 ReplyDelivery delivery) throws Exception {
             int count = 16;
-            conf.set(PipelineOptions.REPLY_DELIVERY, delivery);
+            conf.set(KafkaOptions.REPLY_DELIVERY, delivery);
             // batches of one, so a request's bill cannot depend on how a replay regroups requests
-            conf.set(PipelineOptions.BATCH_SIZE, 1);
+            conf.set(ExecutorOptions.BATCH_SIZE, 1);
             JOB.start();
             sendBillingWorkload(count);
             List<KernelCostRecord> clean = billedRecords(count);
@@ -1237,19 +1235,19 @@ class StreamingJobITCase {
             // the same requests again, on fresh topics, with a slot crashing half-way through
             for (var topic :
                     List.of(
-                            PipelineOptions.REQUESTS_TOPIC,
-                            PipelineOptions.RESPONSES_TOPIC,
-                            PipelineOptions.COSTS_TOPIC)) {
+                            KafkaOptions.REQUESTS_TOPIC,
+                            KafkaOptions.RESPONSES_TOPIC,
+                            KafkaOptions.COSTS_TOPIC)) {
                 conf.set(topic, freshTopic("exact-b"));
                 KAFKA.broker().createTopics(Map.of(conf.get(topic), SLOTS));
             }
-            conf.set(PipelineOptions.GROUP_ID, freshTopic("group-exact-b"));
-            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
+            conf.set(KafkaOptions.GROUP_ID, freshTopic("group-exact-b"));
+            conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
             conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
             // requests spaced out, so a slot's first ones are answered before its fourth arrives
             // and crashes it, and checkpoints rare, so those answers mostly come after the last
             // checkpoint: at least once, they are then sent again after the restart
-            conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(2));
+            conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(2));
             io.zerolayer.operators.flink.GraphExecutorFunction.resetInjectedCrash();
             JOB.start();
             awaitSlotsReady();
@@ -1298,7 +1296,7 @@ class StreamingJobITCase {
             Set<String> requests = new java.util.HashSet<>();
             List<ConsumerRecord<byte[], byte[]>> records =
                     KAFKA.readUntil(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                             r ->
                                     requests.add(new String(r.key(), StandardCharsets.UTF_8))
                                             && requests.size() == count,
@@ -1306,9 +1304,7 @@ class StreamingJobITCase {
             // duplicates of the last replies may still be on their way
             records =
                     JOB.readCommitted(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
-                            records.size(),
-                            REPLY_TIMEOUT);
+                            conf.get(KafkaOptions.RESPONSES_TOPIC), records.size(), REPLY_TIMEOUT);
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byRequest =
                     records.stream()
                             .collect(
@@ -1327,7 +1323,7 @@ class StreamingJobITCase {
                         AnalysisResponse answer = RESPONSES.decode(one.value());
                         assertThat(header(one, ZeroLayerHeaders.CORRELATION_ID)).isEqualTo(id);
                         assertThat(header(one, ZeroLayerHeaders.REPLY_ID))
-                                .startsWith(conf.get(PipelineOptions.REQUESTS_TOPIC) + "/");
+                                .startsWith(conf.get(KafkaOptions.REQUESTS_TOPIC) + "/");
                         for (ConsumerRecord<byte[], byte[]> again : replies) {
                             AnalysisResponse duplicate = RESPONSES.decode(again.value());
                             assertThat(header(again, ZeroLayerHeaders.CORRELATION_ID))
@@ -1364,7 +1360,7 @@ class StreamingJobITCase {
             // consumer has found the group coordinator (seconds, on a fresh broker)
             awaitCommittedOffsets(1);
             JOB.cancel();
-            conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
+            conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-restart"));
             JOB.start();
             // same structure, other words: its graph was rebuilt from the descriptor's signature
             AnalysisResponse after =
@@ -1377,7 +1373,7 @@ class StreamingJobITCase {
             assertThat(
                             JOB
                                     .readCommitted(
-                                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                                             2,
                                             REPLY_TIMEOUT)
                                     .stream()
@@ -1388,7 +1384,7 @@ class StreamingJobITCase {
 
         @Test
         void everySinkKeepsAFewTransactionalIdsHoweverManyCheckpointsPass() throws Exception {
-            conf.set(PipelineOptions.REPLY_DELIVERY, ReplyDelivery.EXACTLY_ONCE);
+            conf.set(KafkaOptions.REPLY_DELIVERY, ReplyDelivery.EXACTLY_ONCE);
             JOB.start();
             // each exactly-once reply waits for the checkpoint that commits it, so 16 round trips
             // in a row span at least 16 checkpoints: a sink naming a transaction per checkpoint
@@ -1404,7 +1400,7 @@ class StreamingJobITCase {
                                         .getStatus())
                         .isEqualTo(ResponseStatus.OK);
             }
-            String prefix = conf.get(PipelineOptions.TRANSACTIONAL_ID_PREFIX) + "-";
+            String prefix = conf.get(KafkaOptions.TRANSACTIONAL_ID_PREFIX) + "-";
             Map<String, Set<String>> idsBySink;
             try (var admin =
                     org.apache.kafka.clients.admin.Admin.create(
@@ -1452,7 +1448,7 @@ class StreamingJobITCase {
                     Thread.sleep(100);
                     committed =
                             admin
-                                    .listConsumerGroupOffsets(conf.get(PipelineOptions.GROUP_ID))
+                                    .listConsumerGroupOffsets(conf.get(KafkaOptions.GROUP_ID))
                                     .partitionsToOffsetAndMetadata()
                                     .get()
                                     .values()
@@ -1466,7 +1462,7 @@ class StreamingJobITCase {
         /** Sends one request and waits for its reply. */
         private AnalysisResponse roundTrip(String id, String prompt) {
             KAFKA.send(
-                    conf.get(PipelineOptions.REQUESTS_TOPIC),
+                    conf.get(KafkaOptions.REQUESTS_TOPIC),
                     null,
                     REQUESTS.encode(request(id, prompt)));
             return replyTo(id);
@@ -1480,7 +1476,7 @@ class StreamingJobITCase {
         private AnalysisResponse replyTo(String id) {
             return KAFKA
                     .readUntil(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                             r -> RESPONSES.decode(r.value()).getRequestId().equals(id),
                             REPLY_TIMEOUT)
                     .stream()
@@ -1498,7 +1494,7 @@ class StreamingJobITCase {
             // long enough that a reply's round trip (checkpoint included) never outlasts it on a
             // busy
             // machine, short enough to wait out
-            conf.set(PipelineOptions.GRAPH_CACHE_TTL, Duration.ofSeconds(5));
+            conf.set(ExecutorOptions.GRAPH_CACHE_TTL, Duration.ofSeconds(5));
             JOB.start();
             String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
             assertThat(roundTrip("first", prompt).getTimings().getCompileMicros()).isPositive();
@@ -1508,7 +1504,7 @@ class StreamingJobITCase {
                     .as("idle past the TTL")
                     .isPositive();
 
-            String control = conf.get(PipelineOptions.CONTROL_TOPIC);
+            String control = conf.get(KafkaOptions.CONTROL_TOPIC);
             KAFKA.send(
                     control,
                     null,
@@ -1546,7 +1542,7 @@ class StreamingJobITCase {
     /** The committed replies, checked to be exactly {@code count}, one per request id. */
     private List<AnalysisResponse> exactlyOneReplyEach(int count) {
         List<AnalysisResponse> responses =
-                committed(PipelineOptions.RESPONSES_TOPIC, RESPONSES, count);
+                committed(KafkaOptions.RESPONSES_TOPIC, RESPONSES, count);
         assertThat(responses).hasSize(count);
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);

@@ -3,8 +3,11 @@ package io.zerolayer.tests;
 import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.HardwareOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ExecutionGraph;
@@ -47,7 +50,7 @@ class TaskManagerHardwareITCase {
 
     private static Configuration taskManagerNamingItsHardware() {
         Configuration c = new Configuration();
-        c.set(PipelineOptions.HARDWARE_PROFILE, "cpu-generic");
+        c.set(HardwareOptions.HARDWARE_PROFILE, "cpu-generic");
         // a reporter range of this class's own, for status to discover through the REST API
         c.setString(
                 "metrics.reporter.prom.factory.class",
@@ -61,13 +64,13 @@ class TaskManagerHardwareITCase {
             @org.apache.flink.test.junit5.InjectClusterRESTAddress java.net.URI rest)
             throws Exception {
         Configuration job = new Configuration();
-        job.set(PipelineOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
-        job.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
-        job.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
-        job.set(PipelineOptions.GROUP_ID, freshTopic("group"));
-        job.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        job.set(KafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        job.set(TenancyOptions.TENANTS_FILE, TestTenants.file().toString());
+        job.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        job.set(KafkaOptions.GROUP_ID, freshTopic("group"));
+        job.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         KAFKA.createFreshJobTopics(job, 1);
-        assertThat(job.get(PipelineOptions.HARDWARE_PROFILE)).isEqualTo("auto");
+        assertThat(job.get(HardwareOptions.HARDWARE_PROFILE)).isEqualTo("auto");
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
@@ -75,7 +78,7 @@ class TaskManagerHardwareITCase {
         JobClient running = env.executeAsync(StreamingJob.JOB_NAME);
         try {
             KAFKA.send(
-                    job.get(PipelineOptions.REQUESTS_TOPIC),
+                    job.get(KafkaOptions.REQUESTS_TOPIC),
                     null,
                     SingleObjectCodec.of(AnalysisRequest.class)
                             .encode(
@@ -90,7 +93,7 @@ class TaskManagerHardwareITCase {
                     "c");
             ConsumerRecord<byte[], byte[]> reply =
                     KAFKA.read(
-                                    job.get(PipelineOptions.RESPONSES_TOPIC),
+                                    job.get(KafkaOptions.RESPONSES_TOPIC),
                                     1,
                                     Duration.ofSeconds(120),
                                     Duration.ZERO)
@@ -100,7 +103,7 @@ class TaskManagerHardwareITCase {
             ExecutionGraph descriptor =
                     KAFKA
                             .readUntil(
-                                    job.get(PipelineOptions.GRAPHS_TOPIC),
+                                    job.get(KafkaOptions.GRAPHS_TOPIC),
                                     r -> true,
                                     Duration.ofSeconds(60))
                             .stream()

@@ -2,7 +2,8 @@ package io.zerolayer.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
@@ -71,7 +72,7 @@ class TenantAuthITCase {
     @Test
     void onlyRequestsTheirTenantSignedOnceAreExecutedAnsweredAndBilled() throws Exception {
         JOB.start();
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
         TenantCredentials it = TestTenants.credentials("it");
 
         ProducerRecord<byte[], byte[]> genuine = record(requests, "genuine", "corr-genuine");
@@ -93,7 +94,7 @@ class TenantAuthITCase {
         }
 
         List<ConsumerRecord<byte[], byte[]>> dead =
-                JOB.readCommitted(conf.get(PipelineOptions.DEAD_LETTERS_TOPIC), 4, TIMEOUT);
+                JOB.readCommitted(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC), 4, TIMEOUT);
         assertThat(dead)
                 .extracting(r -> header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
                 .satisfiesExactlyInAnyOrder(
@@ -107,7 +108,7 @@ class TenantAuthITCase {
                         "corr-unsigned", "corr-forged", "corr-redirected", "corr-genuine");
 
         List<ConsumerRecord<byte[], byte[]>> replies =
-                JOB.readCommitted(conf.get(PipelineOptions.RESPONSES_TOPIC), 1, TIMEOUT);
+                JOB.readCommitted(conf.get(KafkaOptions.RESPONSES_TOPIC), 1, TIMEOUT);
         assertThat(replies)
                 .singleElement()
                 .satisfies(
@@ -115,7 +116,7 @@ class TenantAuthITCase {
                                 assertThat(RESPONSES.decode(r.value()).getRequestId())
                                         .isEqualTo("genuine"));
         List<ConsumerRecord<byte[], byte[]>> costs =
-                JOB.readCommitted(conf.get(PipelineOptions.COSTS_TOPIC), 1, TIMEOUT);
+                JOB.readCommitted(conf.get(KafkaOptions.COSTS_TOPIC), 1, TIMEOUT);
         assertThat(costs)
                 .extracting(r -> COSTS.decode(r.value()).getRequestId())
                 .isNotEmpty()
@@ -128,18 +129,13 @@ class TenantAuthITCase {
         Path file = dir.resolve("tenants.yaml");
         byte[] itKey = key(TestTenants.credentials("it"));
         Files.writeString(file, TenantRegistry.yamlOf(Map.of("it", itKey)));
-        conf.set(PipelineOptions.TENANTS_FILE, file.toString());
+        conf.set(TenancyOptions.TENANTS_FILE, file.toString());
         JOB.start();
-        String requests = conf.get(PipelineOptions.REQUESTS_TOPIC);
+        String requests = conf.get(KafkaOptions.REQUESTS_TOPIC);
         TenantCredentials globex = TestTenants.credentials("globex");
 
         sendAs(globex, requests, "before");
-        assertThat(
-                        KAFKA.read(
-                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
-                                1,
-                                TIMEOUT,
-                                Duration.ZERO))
+        assertThat(KAFKA.read(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC), 1, TIMEOUT, Duration.ZERO))
                 .extracting(r -> header(r, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
                 .singleElement()
                 .asString()
@@ -147,7 +143,7 @@ class TenantAuthITCase {
 
         Files.writeString(file, TenantRegistry.yamlOf(Map.of("it", itKey, "globex", key(globex))));
         KAFKA.send(
-                conf.get(PipelineOptions.CONTROL_TOPIC),
+                conf.get(KafkaOptions.CONTROL_TOPIC),
                 null,
                 new ControlCommand(ControlCommand.RELOAD_TENANTS, null).toJson());
         // the control topic and the requests are read apart: send until one is answered
@@ -156,7 +152,7 @@ class TenantAuthITCase {
             sendAs(globex, requests, "after-" + attempt);
             List<ConsumerRecord<byte[], byte[]>> replies =
                     KAFKA.read(
-                            conf.get(PipelineOptions.RESPONSES_TOPIC),
+                            conf.get(KafkaOptions.RESPONSES_TOPIC),
                             1,
                             Duration.ofSeconds(3),
                             Duration.ZERO);
@@ -168,14 +164,14 @@ class TenantAuthITCase {
 
         Files.writeString(file, "version: 1\ntenants: {}\n");
         KAFKA.send(
-                conf.get(PipelineOptions.CONTROL_TOPIC),
+                conf.get(KafkaOptions.CONTROL_TOPIC),
                 null,
                 new ControlCommand(ControlCommand.RELOAD_TENANTS, null).toJson());
         Thread.sleep(2_000);
         sendAs(globex, requests, "after-broken-file");
         assertThat(
                         KAFKA.readUntil(
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                conf.get(KafkaOptions.RESPONSES_TOPIC),
                                 r ->
                                         RESPONSES
                                                 .decode(r.value())
@@ -212,7 +208,7 @@ class TenantAuthITCase {
         r.headers()
                 .add(
                         ZeroLayerHeaders.REPLY_TOPIC,
-                        conf.get(PipelineOptions.RESPONSES_TOPIC).getBytes());
+                        conf.get(KafkaOptions.RESPONSES_TOPIC).getBytes());
         return r;
     }
 

@@ -19,7 +19,7 @@ final class TaskManagerHardware {
     private static final Logger LOG = LoggerFactory.getLogger(TaskManagerHardware.class);
 
     /**
-     * The keys of {@code PipelineOptions.HARDWARE_PROFILE} and {@code HARDWARE_PROFILES_FILE}, read
+     * The keys of {@code HardwareOptions.HARDWARE_PROFILE} and {@code HARDWARE_PROFILES_FILE}, read
      * from the TaskManager's own configuration as well as the job's.
      */
     static final String HARDWARE_PROFILE_KEY = "zerolayer.hardware-profile";

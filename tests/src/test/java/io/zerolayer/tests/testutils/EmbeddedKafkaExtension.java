@@ -1,6 +1,7 @@
 package io.zerolayer.tests.testutils;
 
 import io.zerolayer.embedded.EmbeddedKafkaBroker;
+import io.zerolayer.jobs.KafkaOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,21 +78,17 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback {
         Map<String, Integer> topics = new java.util.HashMap<>();
         for (var option :
                 List.of(
-                        io.zerolayer.jobs.PipelineOptions.REQUESTS_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.RESPONSES_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.COSTS_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.GRAPHS_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.COST_SUMMARY_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.DEAD_LETTERS_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.CONTROL_TOPIC,
-                        io.zerolayer.jobs.PipelineOptions.AUDIT_TOPIC)) {
+                        KafkaOptions.REQUESTS_TOPIC,
+                        KafkaOptions.RESPONSES_TOPIC,
+                        KafkaOptions.COSTS_TOPIC,
+                        KafkaOptions.GRAPHS_TOPIC,
+                        KafkaOptions.COST_SUMMARY_TOPIC,
+                        KafkaOptions.DEAD_LETTERS_TOPIC,
+                        KafkaOptions.CONTROL_TOPIC,
+                        KafkaOptions.AUDIT_TOPIC)) {
             String topic = freshTopic(option.key().replaceAll("\\W", "-"));
             conf.set(option, topic);
-            topics.put(
-                    topic,
-                    option == io.zerolayer.jobs.PipelineOptions.REQUESTS_TOPIC
-                            ? requestPartitions
-                            : 1);
+            topics.put(topic, option == KafkaOptions.REQUESTS_TOPIC ? requestPartitions : 1);
         }
         broker.createTopics(topics);
     }

@@ -2,8 +2,11 @@ package io.zerolayer.tests.testutils;
 
 import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
 
-import io.zerolayer.jobs.PipelineOptions;
+import io.zerolayer.jobs.BillingOptions;
+import io.zerolayer.jobs.ExecutorOptions;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.TenancyOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,44 +55,44 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
     @Override
     public void beforeEach(ExtensionContext context) {
         conf = new Configuration();
-        conf.set(PipelineOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-        conf.set(PipelineOptions.REQUESTS_TOPIC, freshTopic("requests"));
-        conf.set(PipelineOptions.RESPONSES_TOPIC, freshTopic("responses"));
-        conf.set(PipelineOptions.COSTS_TOPIC, freshTopic("costs"));
-        conf.set(PipelineOptions.GRAPHS_TOPIC, freshTopic("graphs"));
-        conf.set(PipelineOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
-        conf.set(PipelineOptions.COST_SUMMARY_WINDOW, Duration.ofSeconds(1));
-        conf.set(PipelineOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
-        conf.set(PipelineOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
-        conf.set(PipelineOptions.CONTROL_TOPIC, freshTopic("control"));
-        conf.set(PipelineOptions.AUDIT_TOPIC, freshTopic("audit"));
-        conf.set(PipelineOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
-        conf.set(PipelineOptions.GROUP_ID, freshTopic("group"));
-        conf.set(PipelineOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        conf.set(KafkaOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        conf.set(KafkaOptions.REQUESTS_TOPIC, freshTopic("requests"));
+        conf.set(KafkaOptions.RESPONSES_TOPIC, freshTopic("responses"));
+        conf.set(KafkaOptions.COSTS_TOPIC, freshTopic("costs"));
+        conf.set(KafkaOptions.GRAPHS_TOPIC, freshTopic("graphs"));
+        conf.set(KafkaOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
+        conf.set(BillingOptions.COST_SUMMARY_WINDOW, Duration.ofSeconds(1));
+        conf.set(BillingOptions.COST_SUMMARY_OUT_OF_ORDERNESS, Duration.ofMillis(500));
+        conf.set(KafkaOptions.DEAD_LETTERS_TOPIC, freshTopic("dlt"));
+        conf.set(KafkaOptions.CONTROL_TOPIC, freshTopic("control"));
+        conf.set(KafkaOptions.AUDIT_TOPIC, freshTopic("audit"));
+        conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
+        conf.set(KafkaOptions.GROUP_ID, freshTopic("group"));
+        conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         // requests are verified as by default; the test tenants sign (EmbeddedKafkaExtension.send)
-        conf.set(PipelineOptions.TENANTS_FILE, TestTenants.file().toString());
+        conf.set(TenancyOptions.TENANTS_FILE, TestTenants.file().toString());
         // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
         // the burst of requests happens to split over the two classifier subtasks
-        conf.set(PipelineOptions.REQUESTS_PER_SHARD, 1_000_000.0);
-        conf.set(PipelineOptions.LOAD_PER_SHARD, 1e12);
+        conf.set(ExecutorOptions.REQUESTS_PER_SHARD, 1_000_000.0);
+        conf.set(ExecutorOptions.LOAD_PER_SHARD, 1e12);
         kafka.broker()
                 .createTopics(
                         Map.of(
-                                conf.get(PipelineOptions.REQUESTS_TOPIC),
+                                conf.get(KafkaOptions.REQUESTS_TOPIC),
                                 slots,
-                                conf.get(PipelineOptions.RESPONSES_TOPIC),
+                                conf.get(KafkaOptions.RESPONSES_TOPIC),
                                 1,
-                                conf.get(PipelineOptions.COSTS_TOPIC),
+                                conf.get(KafkaOptions.COSTS_TOPIC),
                                 2,
-                                conf.get(PipelineOptions.GRAPHS_TOPIC),
+                                conf.get(KafkaOptions.GRAPHS_TOPIC),
                                 1,
-                                conf.get(PipelineOptions.DEAD_LETTERS_TOPIC),
+                                conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
                                 1,
-                                conf.get(PipelineOptions.CONTROL_TOPIC),
+                                conf.get(KafkaOptions.CONTROL_TOPIC),
                                 1,
-                                conf.get(PipelineOptions.COST_SUMMARY_TOPIC),
+                                conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
                                 1,
-                                conf.get(PipelineOptions.AUDIT_TOPIC),
+                                conf.get(KafkaOptions.AUDIT_TOPIC),
                                 1));
     }
 

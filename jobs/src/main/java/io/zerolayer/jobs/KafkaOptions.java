@@ -1,0 +1,137 @@
+package io.zerolayer.jobs;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * The Kafka cluster the job reads and writes, its topics, and how its sinks deliver. Part of {@link
+ * PipelineOptions}.
+ */
+public final class KafkaOptions {
+    private KafkaOptions() {}
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            ConfigOptions.key("zerolayer.kafka.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers, e.g. localhost:9092.");
+
+    public static final ConfigOption<String> REQUESTS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.requests")
+                    .stringType()
+                    .defaultValue("zerolayer.requests")
+                    .withDescription("Topic the job reads AnalysisRequests from.");
+
+    public static final ConfigOption<String> RESPONSES_TOPIC =
+            ConfigOptions.key("zerolayer.topics.responses")
+                    .stringType()
+                    .defaultValue("zerolayer.responses")
+                    .withDescription("Reply topic for requests without a kafka_replyTopic header.");
+
+    public static final ConfigOption<ReplyDelivery> REPLY_DELIVERY =
+            ConfigOptions.key("zerolayer.replies.delivery-guarantee")
+                    .enumType(ReplyDelivery.class)
+                    .defaultValue(ReplyDelivery.AT_LEAST_ONCE)
+                    .withDescription(
+                            "at-least-once: a reply is sent as soon as its batch finishes; after a"
+                                    + " restart some requests are answered again, with the same"
+                                    + " kafka_correlationId and x-zerolayer-reply-id. exactly-once:"
+                                    + " replies commit with the next checkpoint, so each waits up"
+                                    + " to a checkpoint interval. The bill is exactly once either"
+                                    + " way.");
+
+    public static final ConfigOption<List<String>> REPLY_ALLOWED_TOPICS =
+            ConfigOptions.key("zerolayer.replies.allowed-topics")
+                    .stringType()
+                    .asList()
+                    .defaultValues("zerolayer.replies.*")
+                    .withDescription(
+                            "Topics a request may name in kafka_replyTopic, besides the responses"
+                                + " topic: exact names, or prefixes ending in '*'. The job's own"
+                                + " topics (requests, costs, cost summary, graphs, dead letters,"
+                                + " control) are never allowed. A request naming another topic is"
+                                + " dead-lettered with the reason.");
+
+    public static final ConfigOption<String> COSTS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.costs")
+                    .stringType()
+                    .defaultValue("zerolayer.kernel-costs")
+                    .withDescription("Topic of KernelCostRecords, keyed by record id.");
+
+    public static final ConfigOption<String> COST_SUMMARY_TOPIC =
+            ConfigOptions.key("zerolayer.topics.cost-summary")
+                    .stringType()
+                    .defaultValue("zerolayer.cost-summary")
+                    .withDescription(
+                            "Topic of CostSummary records: each tenant's costs per kernel kind per"
+                                    + " event-time window, keyed tenant/kernel/windowStart.");
+
+    public static final ConfigOption<String> GRAPHS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.graphs")
+                    .stringType()
+                    .defaultValue("zerolayer.graphs")
+                    .withDescription(
+                            "Compacted topic of ExecutionGraph descriptors, keyed by graph id.");
+
+    public static final ConfigOption<String> DEAD_LETTERS_TOPIC =
+            ConfigOptions.key("zerolayer.topics.dead-letters")
+                    .stringType()
+                    .defaultValue("zerolayer.requests-dlt")
+                    .withDescription(
+                            "Undecodable request records, original bytes plus Spring's kafka_dlt-*"
+                                    + " headers.");
+
+    public static final ConfigOption<String> AUDIT_TOPIC =
+            ConfigOptions.key("zerolayer.topics.audit")
+                    .stringType()
+                    .defaultValue("zerolayer.audit")
+                    .withDescription(
+                            "The tenants' audit chains: an entry per level-3 response, linked by"
+                                    + " SHA-256 to the tenant's previous one, and anchors of each"
+                                    + " chain's head; keyed by tenant id, never compacted or aged"
+                                    + " out (docs/audit.md).");
+
+    public static final ConfigOption<String> CONTROL_TOPIC =
+            ConfigOptions.key("zerolayer.topics.control")
+                    .stringType()
+                    .defaultValue("zerolayer.control")
+                    .withDescription(
+                            "Control commands broadcast to every slot:"
+                                + " {\"command\":\"clear-cache\"},"
+                                + " {\"command\":\"reload-contracts\"[,\"contracts\":\"<tasks.yaml>\"]},"
+                                + " {\"command\":\"reload-tenants\"}.");
+
+    public static final ConfigOption<String> GROUP_ID =
+            ConfigOptions.key("zerolayer.kafka.group-id")
+                    .stringType()
+                    .defaultValue("zerolayer")
+                    .withDescription("Consumer group of the requests source.");
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("zerolayer.kafka.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("zerolayer")
+                    .withDescription(
+                            "Prefix of the Kafka sinks' transactional ids; must be unique per job"
+                                    + " on a cluster.");
+
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
+            ConfigOptions.key("zerolayer.kafka.transaction-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "Producer transaction timeout; must not exceed the broker's"
+                                    + " transaction.max.timeout.ms (15 min by default).");
+
+    public static final ConfigOption<MemorySize> MAX_RECORD_SIZE =
+            ConfigOptions.key("zerolayer.kafka.max-record-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64mb"))
+                    .withDescription(
+                            "Largest record the sinks may write (max.request.size): a dead letter"
+                                + " carries the original bytes, so it must fit the largest request."
+                                + " The topics' max.message.bytes must allow it too.");
+}
