@@ -26,10 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code zerolayer serve --data DIR} as a child process, killed with SIGKILL once it answers and
- * has a checkpoint (half the requests sent before the kill, half after), and started again on the
- * same folder: it comes back on the same port, resumes from its last checkpoint, and every request
- * is answered — at least once, as replies are by default, each duplicate with the same reply id —
- * while each kernel is billed exactly once (read_committed, as clients read).
+ * has a checkpoint (half the requests sent before the kill, half once it is back), and started
+ * again on the same folder: it comes back on the same port, resumes from its last checkpoint, and
+ * every request is answered — at least once, as replies are by default, each duplicate with the
+ * same reply id — while each kernel is billed exactly once (read_committed, as clients read).
  */
 class ServeRestartITCase {
     private static final int REQUESTS = 40;
@@ -60,18 +60,19 @@ class ServeRestartITCase {
                                 TenantRegistry.load(data.resolve(DemoTenant.FILE))
                                         .credentials(DemoTenant.ID));
         // the kill's latch: the job answers the first half and has a checkpoint to resume from;
-        // the second half is sent after the kill, so the resumed job reads it
+        // the second half is sent once serve is back (its broker dies with it), so the resumed
+        // job reads it after whatever of the first half it must answer again
         load.send(0, REQUESTS / 2);
         load.replies(1, Duration.ofSeconds(120));
         // at-least-once replies do not wait for a checkpoint: wait for one, to resume from it
         awaitCheckpointAfter(data.resolve("checkpoints"), -1, Duration.ofSeconds(60));
         first.process.destroyForcibly();
         assertThat(first.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
 
         Serve second = serve(data, "second");
         assertThat(second.bootstrap).as("the broker keeps its port").isEqualTo(first.bootstrap);
         assertThat(second.output).anyMatch(line -> line.contains("resumed from chk-"));
+        load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
         load.replies(REQUESTS, Duration.ofSeconds(180));
         // the last cost records are committed by the first checkpoint that starts after this
         awaitCheckpointAfter(
