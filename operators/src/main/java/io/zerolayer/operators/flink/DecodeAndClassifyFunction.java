@@ -13,6 +13,7 @@ import io.zerolayer.operators.execution.ExecutionSettings;
 import io.zerolayer.operators.kafka.DeadLetter;
 import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.kafka.RequestDecoding;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.replies.Reply;
 import io.zerolayer.operators.replies.Responses;
@@ -25,10 +26,7 @@ import io.zerolayer.operators.structure.DocumentContent;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.tenants.TenantQuotas;
 import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.serde.JsonCodec;
-import io.zerolayer.schemas.serde.SingleObjectCodec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +70,13 @@ public class DecodeAndClassifyFunction
     private final RequestAdmission admission;
     private final SafeModePolicy policy;
     private final HotGraphSharder sharder;
-    private transient SingleObjectCodec<AnalysisRequest> codec;
+
+    /** Applies the control topic's commands. */
+    private transient ControlCommands commands;
+
+    /** Decodes each record's request, once. */
+    private transient RequestDecoding decoding;
+
     private transient StructureClassifier classifier;
     private transient GraphCompiler compiler;
     private transient Counter recordsIn;
@@ -167,6 +171,11 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
+    /** How many records this subtask decoded. */
+    long decodedRecords() {
+        return decoding.decoded();
+    }
+
     /** The hardware profile this subtask estimates for, once open. */
     String estimatingFor() {
         return estimator.profile().id();
@@ -212,7 +221,7 @@ public class DecodeAndClassifyFunction
     @Override
     public void open(OpenContext context) {
         tiers.install(); // before compiling: graph ids name every known encoder
-        codec = SingleObjectCodec.of(AnalysisRequest.class);
+        decoding = new RequestDecoding();
         if (hardwareSetting == null) {
             estimator = io.zerolayer.operators.compiler.CostEstimator.nominal();
         } else {
@@ -227,6 +236,7 @@ public class DecodeAndClassifyFunction
                             hardware.profile(), hardware.primary(), intraOpThreads);
         }
         use(contracts.initial());
+        commands = new ControlCommands("classifier", contracts, tenants, this::use, null);
         metrics = getRuntimeContext().getMetricGroup();
         recordsIn = metrics.counter("requests_in_total");
         deadLetters = metrics.counter("requests_dead_lettered_total");
@@ -260,24 +270,8 @@ public class DecodeAndClassifyFunction
     /** A control command that fails is logged and ignored, whatever went wrong. */
     @Override
     public void processBroadcastElement(
-            ControlCommand command, Context ctx, Collector<RoutedRequest> out) throws Exception {
-        if (ControlCommand.RELOAD_CONTRACTS.equals(command.command)) {
-            try {
-                TaskContracts reloaded =
-                        contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
-                if (reloaded != null) {
-                    use(reloaded);
-                }
-            } catch (RuntimeException e) {
-                LOG.error("Control command {} ignored", command, e);
-            }
-        } else if (ControlCommand.RELOAD_TENANTS.equals(command.command)) {
-            if (tenants == null) {
-                LOG.warn("reload-tenants ignored: no zerolayer.tenants.file is set");
-            } else {
-                tenants.reload();
-            }
-        }
+            ControlCommand command, Context ctx, Collector<RoutedRequest> out) {
+        commands.apply(command, ctx.getBroadcastState(ControlCommand.STATE));
     }
 
     /**
@@ -307,12 +301,7 @@ public class DecodeAndClassifyFunction
             throws Exception {
         long receivedAt = System.currentTimeMillis();
         ReplyRoute route = ReplyRoute.of(raw);
-        AnalysisRequest request =
-                route.json
-                        ? JsonCodec.readRequest(
-                                raw.value == null ? new byte[0] : raw.value,
-                                Instant.ofEpochMilli(raw.timestamp))
-                        : codec.decode(raw.value);
+        AnalysisRequest request = decoding.decode(raw, route);
         if (door != null) {
             door.verify(raw, request, tenants.current(), receivedAt);
         }

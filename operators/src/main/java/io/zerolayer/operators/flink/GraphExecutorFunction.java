@@ -29,7 +29,6 @@ import io.zerolayer.schemas.KernelCostRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -136,6 +135,9 @@ public class GraphExecutorFunction
 
     /** The slot's hardware, sessions and warm graphs. */
     private transient SlotGraphs graphs;
+
+    /** Applies the control topic's commands. */
+    private transient ControlCommands commands;
 
     /** Binds, runs and answers the slot's batches. */
     private transient SlotBatches batches;
@@ -264,6 +266,7 @@ public class GraphExecutorFunction
                         replies,
                         answers);
         keyed = new KeyedBatchQueue(getRuntimeContext());
+        commands = new ControlCommands("executor", contracts, tenants, graphs::use, graphs::clear);
         if (tenants != null) {
             tenants.open();
             shares = new TenantShares(tenant -> tenants.current().quotas(tenant));
@@ -305,32 +308,8 @@ public class GraphExecutorFunction
 
     /** A control command that fails is logged and ignored, whatever went wrong. */
     @Override
-    public void processBroadcastElement(ControlCommand command, Context ctx, Collector<Reply> out)
-            throws Exception {
-        try {
-            control(command, ctx);
-        } catch (RuntimeException e) {
-            LOG.error("Control command {} ignored", command, e);
-        }
-    }
-
-    private void control(ControlCommand command, Context ctx) throws Exception {
-        switch (String.valueOf(command.command)) {
-            case ControlCommand.CLEAR_CACHE -> graphs.clear();
-            case ControlCommand.RELOAD_CONTRACTS -> {
-                TaskContracts reloaded =
-                        contracts.reload(command, ctx.getBroadcastState(ControlCommand.STATE));
-                if (reloaded != null) {
-                    graphs.use(reloaded);
-                }
-            }
-            case ControlCommand.RELOAD_TENANTS -> {
-                if (tenants != null) {
-                    tenants.reload(); // new quotas; the classifier verifies the keys
-                }
-            }
-            default -> LOG.warn("Ignoring control command: {}", command);
-        }
+    public void processBroadcastElement(ControlCommand command, Context ctx, Collector<Reply> out) {
+        commands.apply(command, ctx.getBroadcastState(ControlCommand.STATE));
     }
 
     /**
@@ -344,6 +323,7 @@ public class GraphExecutorFunction
     @Override
     public void processElement(RoutedRequest in, ReadOnlyContext ctx, Collector<Reply> out)
             throws Exception {
+        KeyOutput k = KeyOutput.of(ctx, out);
         TaskContracts changed = contracts.changed(ctx.getBroadcastState(ControlCommand.STATE));
         if (changed != null) {
             graphs.use(changed); // contracts reloaded before a restore
@@ -364,42 +344,40 @@ public class GraphExecutorFunction
                     new Reply(
                             Responses.rejected(in.request(), List.of(refused), in.classifyMicros()),
                             in.route()),
-                    ctx,
-                    out);
+                    k);
             return;
         }
-        if (batches.pastDeadline(in, out(ctx, out))) {
+        if (batches.pastDeadline(in, answers(k))) {
             return;
         }
         SlotGraphs.Warm warm;
         try {
-            warm = batches.warm(in, out(ctx, out), true);
+            warm = batches.warm(in, answers(k), true);
         } catch (RuntimeException e) {
-            batches.failed(in, e, out(ctx, out));
+            batches.failed(in, e, answers(k));
             return;
         }
         int batchSize = policy.batchSize(warm.graph());
         int waiting = keyed.waiting();
         MicroBatchPolicy.Arrival arrival =
-                policy.onArrival(
-                        in.request(), batchSize, waiting, busy(ctx), nothingRunsBefore(in));
+                policy.onArrival(in.request(), batchSize, waiting, busy(k), nothingRunsBefore(in));
         if (arrival == MicroBatchPolicy.Arrival.RUN_NOW) {
-            start(List.of(in), warm, ctx, out);
+            start(List.of(in), warm, k);
             return;
         }
         keyed.add(in.queued(System.currentTimeMillis(), warm.compileMicros()), batchSize);
         switch (arrival) {
             case QUEUE_FULL -> {
-                awaitRunning(ctx, out);
-                startQueued(ctx, out);
+                awaitRunning(k);
+                startQueued(k);
             }
-            case QUEUE_AND_START -> startQueued(ctx, out);
+            case QUEUE_AND_START -> startQueued(k);
             case QUEUE_UNTIL_DELAY -> {
                 if (keyed.flushAt() == null) {
                     long at =
-                            ctx.timerService().currentProcessingTime()
+                            k.timers().currentProcessingTime()
                                     + policy.queueDelayMillis(warm.graph());
-                    ctx.timerService().registerProcessingTimeTimer(at);
+                    k.timers().registerProcessingTimeTimer(at);
                     keyed.flushAt(at);
                 }
             }
@@ -408,30 +386,17 @@ public class GraphExecutorFunction
     }
 
     /**
-     * A flush timer (the queue's oldest request has waited its delay) or a batch-done timer (set
-     * when the inference thread finished the key's batch, or after a restore for a batch that was
-     * in flight): its replies are emitted, then the queue's next batch starts at once, as its
-     * requests have waited at least that batch's run.
+     * A flush timer: the queue's oldest request has waited its delay, so the queue's next batch
+     * starts, unless the key's batch runs (it starts the queue when done).
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Reply> out) throws Exception {
-        Long done = keyed.doneAt();
-        if (done != null && done == timestamp) {
-            keyed.doneAt(null);
-            String key = ctx.getCurrentKey();
-            if (!busy(ctx) || inference.done(key)) {
-                // done, or restored from a checkpoint taken while it ran: start() runs it again
-                if (busy(ctx)) {
-                    emitRunning(ctx, out);
-                }
-                startQueued(ctx, out);
-            }
-        }
+        KeyOutput k = KeyOutput.of(ctx, out);
         Long at = keyed.flushAt();
         if (at != null && at == timestamp) {
             keyed.flushAt(null);
-            if (!busy(ctx)) {
-                startQueued(ctx, out);
+            if (!busy(k)) {
+                startQueued(k);
             }
         }
     }
@@ -441,15 +406,15 @@ public class GraphExecutorFunction
      * restored in flight. On the task thread, or when a batch answers all its requests at once
      * (deadlines passed), it goes on with the next until the queue is empty.
      */
-    private void startQueued(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
+    private void startQueued(KeyOutput k) throws Exception {
         Long at = keyed.flushAt();
         if (at != null) {
-            ctx.timerService().deleteProcessingTimeTimer(at);
+            k.timers().deleteProcessingTimeTimer(at);
             keyed.flushAt(null);
         }
         do {
-            start(keyed.takeBatch(shares::fairOrder), null, ctx, out);
-        } while (!busy(ctx) && keyed.waiting() > 0);
+            start(keyed.takeBatch(shares::fairOrder), null, k);
+        } while (!busy(k) && keyed.waiting() > 0);
     }
 
     /**
@@ -468,8 +433,8 @@ public class GraphExecutorFunction
     }
 
     /** Whether this key has a batch on the inference thread, not yet answered. */
-    private boolean busy(ReadOnlyContext ctx) {
-        return inference != null && inference.has(ctx.getCurrentKey());
+    private boolean busy(KeyOutput k) {
+        return inference != null && inference.has(k.key());
     }
 
     /**
@@ -477,11 +442,7 @@ public class GraphExecutorFunction
      * flight until {@link #emitRunning} answers them. Requests left in flight by a restore (the
      * checkpoint was taken while their batch ran) run first, again.
      */
-    private void start(
-            List<RoutedRequest> batch,
-            SlotGraphs.Warm known,
-            ReadOnlyContext ctx,
-            Collector<Reply> out)
+    private void start(List<RoutedRequest> batch, SlotGraphs.Warm known, KeyOutput k)
             throws Exception {
         List<RoutedRequest> all = keyed.takeInFlight();
         if (!all.isEmpty()) {
@@ -494,13 +455,13 @@ public class GraphExecutorFunction
         if (all.isEmpty()) {
             return;
         }
-        List<SlotBatches.GraphBatch> prepared = batches.prepare(all, known, out(ctx, out));
+        List<SlotBatches.GraphBatch> prepared = batches.prepare(all, known, answers(k));
         if (prepared.isEmpty()) {
             return;
         }
         if (inference == null) {
             for (SlotBatches.Executed e : batches.executeTogether(prepared, slices)) {
-                batches.finish(e, out(ctx, out));
+                batches.finish(e, answers(k));
             }
             return;
         }
@@ -508,7 +469,7 @@ public class GraphExecutorFunction
         prepared.forEach(b -> b.bound().forEach(r -> held.add(r.in())));
         keyed.holdInFlight(held);
         inference.submit(
-                ctx.getCurrentKey(),
+                k.key(),
                 new KeyBatch(prepared, batches, slices),
                 this::signalBatchDone,
                 shares.assignDue(held, System.currentTimeMillis()));
@@ -535,15 +496,11 @@ public class GraphExecutorFunction
     }
 
     /**
-     * After a restore: every key whose batch was in flight at the checkpoint runs it again at once
-     * (a batch that tells when it is done leaves no timer in the checkpoint).
-     *
-     * @return how many keys had requests in flight
+     * After a restore: the keys whose batch was in flight at the checkpoint, for {@link #resume}.
      */
-    int resumeInFlight(
-            org.apache.flink.runtime.state.KeyedStateBackend<String> backend, TimerService timers)
+    List<String> keysInFlight(org.apache.flink.runtime.state.KeyedStateBackend<String> backend)
             throws Exception {
-        int[] keys = {0};
+        List<String> keys = new ArrayList<>();
         backend.applyToAllKeys(
                 org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                 org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
@@ -551,38 +508,40 @@ public class GraphExecutorFunction
                 (key, requests) -> {
                     Iterable<RoutedRequest> held = requests.get();
                     if (held != null && held.iterator().hasNext()) {
-                        keys[0]++;
-                        batchDone(timers);
+                        keys.add(key);
                     }
                 });
-        return keys[0];
+        return keys;
     }
 
     /**
-     * On the task thread, with the key of a batch that is done as the current key: answers it at
-     * once, through a timer (the contexts Flink hands the function).
+     * The key's batch on the inference thread is done (running → done): its replies go out, then
+     * the key's queue starts its next batch (→ running, or idle). Called by {@link
+     * GraphExecutorOperator} in the mailbox action that learns it; a signal for a batch already
+     * answered (a full queue waited for it) finds nothing to do.
      */
-    void batchDone(TimerService timers) throws Exception {
-        Long done = keyed.doneAt();
-        if (done != null) {
-            timers.deleteProcessingTimeTimer(done);
+    void batchDone(KeyOutput k) throws Exception {
+        if (busy(k) && inference.done(k.key())) {
+            emitRunning(k);
+            startQueued(k);
         }
-        long now = timers.currentProcessingTime();
-        timers.registerProcessingTimeTimer(now);
-        keyed.doneAt(now);
+    }
+
+    /**
+     * After a restore, for a key whose batch was in flight at the checkpoint: the batch runs again,
+     * ahead of the key's queue.
+     */
+    void resume(KeyOutput k) throws Exception {
+        if (!busy(k)) {
+            startQueued(k);
+        }
     }
 
     /** Waits for this key's running batch, then answers it: a full queue's backpressure. */
-    private void awaitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
-        if (!busy(ctx)) {
-            return;
+    private void awaitRunning(KeyOutput k) throws Exception {
+        if (busy(k)) {
+            emitRunning(k); // waits for it
         }
-        Long done = keyed.doneAt();
-        if (done != null) {
-            ctx.timerService().deleteProcessingTimeTimer(done);
-            keyed.doneAt(null);
-        }
-        emitRunning(ctx, out); // waits for it
     }
 
     /**
@@ -591,11 +550,11 @@ public class GraphExecutorFunction
      * SlotBatches#execute}); only a JVM {@link Error} reaches here and fails the task, as on the
      * task thread: Flink restores the last checkpoint and the batch runs again.
      */
-    private void emitRunning(ReadOnlyContext ctx, Collector<Reply> out) throws Exception {
-        List<SlotBatches.Executed> done = inference.take(ctx.getCurrentKey());
+    private void emitRunning(KeyOutput k) throws Exception {
+        List<SlotBatches.Executed> done = inference.take(k.key());
         keyed.releaseInFlight();
         for (SlotBatches.Executed e : done) {
-            batches.finish(e, out(ctx, out));
+            batches.finish(e, answers(k));
         }
     }
 
@@ -604,31 +563,30 @@ public class GraphExecutorFunction
      * its request's place in its tenant's quota, and a level-3 request's reply is also an entry of
      * its tenant's audit chain.
      */
-    private BatchAnswers.Out out(ReadOnlyContext ctx, Collector<Reply> out) {
+    private BatchAnswers.Out answers(KeyOutput k) {
         return BatchAnswers.Out.of(
                 (in, reply) -> {
                     shares.answered(reply.response.getTenantId());
-                    emit(in, reply, ctx, out);
+                    emit(in, reply, k);
                     if (policy.strict(in.request())) {
-                        ctx.output(
+                        k.output(
                                 AUDIT_ENTRIES,
                                 AuditEntries.unlinked(
                                         in.request(), reply.response, in.structureId()));
                     }
                 },
-                cost -> ctx.output(COST_RECORDS, cost),
-                descriptor -> ctx.output(GRAPH_DESCRIPTORS, descriptor));
+                cost -> k.output(COST_RECORDS, cost),
+                descriptor -> k.output(GRAPH_DESCRIPTORS, descriptor));
     }
 
     /**
      * Sends a reply: a whole request's to the requester, a part's to {@link #PART_REPLIES}, marked
      * with its part.
      */
-    private static void emit(
-            RoutedRequest in, Reply reply, ReadOnlyContext ctx, Collector<Reply> out) {
+    private static void emit(RoutedRequest in, Reply reply, KeyOutput k) {
         io.zerolayer.operators.compiler.RequestDecision.Part part = in.decision().part();
         if (part == null) {
-            out.collect(reply);
+            k.reply(reply);
             return;
         }
         reply.part =
@@ -637,7 +595,7 @@ public class GraphExecutorFunction
                         part.count(),
                         in.decision().structure().decoder(),
                         sentences(in.decision().content().taskAttributes().get("sentences")));
-        ctx.output(PART_REPLIES, reply);
+        k.output(PART_REPLIES, reply);
     }
 
     /** A summary's {@code sentences} attribute; 0 (the decoder's default) when absent or bad. */

@@ -9,11 +9,14 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.SimpleTimerService;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Runs a {@link GraphExecutorFunction} and tells it on the task thread, through the task's mailbox,
- * when a batch on the slot's inference thread is done: the function then answers it at once instead
- * of polling for it with timers. Everything else is Flink's operator for a keyed broadcast process
+ * when a batch on the slot's inference thread is done: the mailbox action answers the batch at
+ * once, through this operator's own output, and starts the key's next one. Nothing polls and no
+ * timer stands in for the signal. Everything else is Flink's operator for a keyed broadcast process
  * function (the same state, timers and contexts).
  */
 public final class GraphExecutorOperator
@@ -40,21 +43,62 @@ public final class GraphExecutorOperator
                 new SimpleTimerService(
                         getInternalTimerService(
                                 "user-timers", VoidNamespaceSerializer.INSTANCE, this));
+        KeyOutput current = new CurrentKeyOutput(timers);
         GraphExecutorFunction function = (GraphExecutorFunction) userFunction;
         function.whenBatchDone(
                 key ->
                         mailbox.execute(
                                 () -> {
                                     setCurrentKey(key);
-                                    function.batchDone(timers);
+                                    function.batchDone(current);
                                 },
-                                "zerolayer: a batch of %s is done",
+                                "zerolayer: the batch of %s is done",
                                 key));
         super.open();
-        int resumed = function.resumeInFlight(getKeyedStateBackend(), timers);
-        if (resumed > 0) {
+        List<String> inFlight = function.keysInFlight(getKeyedStateBackend());
+        if (!inFlight.isEmpty()) {
             LOG.info(
-                    "{} keys had a batch in flight at the checkpoint; running them again", resumed);
+                    "{} keys had a batch in flight at the checkpoint; running them again",
+                    inFlight.size());
+        }
+        for (String key : inFlight) {
+            // after open: the restored batches run as the task's first mailbox actions
+            mailbox.execute(
+                    () -> {
+                        setCurrentKey(key);
+                        function.resume(current);
+                    },
+                    "zerolayer: the batch of %s in flight at the checkpoint runs again",
+                    key);
+        }
+    }
+
+    /** The operator's current key, answered through its own output (records without timestamps). */
+    private final class CurrentKeyOutput implements KeyOutput {
+        private final TimerService timers;
+
+        CurrentKeyOutput(TimerService timers) {
+            this.timers = timers;
+        }
+
+        @Override
+        public String key() {
+            return (String) getCurrentKey();
+        }
+
+        @Override
+        public TimerService timers() {
+            return timers;
+        }
+
+        @Override
+        public void reply(Reply reply) {
+            output.collect(new StreamRecord<>(reply));
+        }
+
+        @Override
+        public <T> void output(OutputTag<T> tag, T value) {
+            output.collect(tag, new StreamRecord<>(value));
         }
     }
 }

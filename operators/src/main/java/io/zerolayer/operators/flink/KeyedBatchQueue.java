@@ -15,9 +15,9 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 
 /**
- * A key's micro-batch in Flink keyed state: the requests waiting for it in arrival order, those of
- * its batch on the inference thread until their replies are out, and when its flush and batch-done
- * timers fire. Being state, every checkpoint holds each request not yet answered.
+ * A key's micro-batch in Flink keyed state: the requests waiting for it in arrival order (queued),
+ * those of its batch on the inference thread until their replies are out (running), and when its
+ * flush timer fires. Being state, every checkpoint holds each request not yet answered.
  */
 final class KeyedBatchQueue {
     private static final ListStateDescriptor<RoutedRequest> QUEUE =
@@ -38,15 +38,11 @@ final class KeyedBatchQueue {
     static final ListStateDescriptor<RoutedRequest> IN_FLIGHT =
             new ListStateDescriptor<>("batch-in-flight", RoutedRequestSerializer.TYPE_INFO);
 
-    private static final ValueStateDescriptor<Long> DONE_AT =
-            new ValueStateDescriptor<>("batch-done-at", Long.class);
-
     private final ListState<RoutedRequest> queue;
     private final ValueState<Integer> queued;
     private final ValueState<Long> flushAt;
     private final ValueState<Integer> batchLimit;
     private final ListState<RoutedRequest> inFlight;
-    private final ValueState<Long> doneAt;
 
     KeyedBatchQueue(RuntimeContext context) {
         queue = context.getListState(QUEUE);
@@ -54,7 +50,6 @@ final class KeyedBatchQueue {
         flushAt = context.getState(FLUSH_AT);
         batchLimit = context.getState(BATCH_LIMIT);
         inFlight = context.getListState(IN_FLIGHT);
-        doneAt = context.getState(DONE_AT);
     }
 
     /** Requests of the current key waiting for their batch. */
@@ -133,19 +128,6 @@ final class KeyedBatchQueue {
             flushAt.clear();
         } else {
             flushAt.update(at);
-        }
-    }
-
-    /** When the timer that answers the key's finished batch fires; null when none is set. */
-    Long doneAt() throws Exception {
-        return doneAt.value();
-    }
-
-    void doneAt(Long at) throws Exception {
-        if (at == null) {
-            doneAt.clear();
-        } else {
-            doneAt.update(at);
         }
     }
 }
