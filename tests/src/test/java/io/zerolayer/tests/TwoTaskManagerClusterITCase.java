@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * loses nothing and answers nothing twice, and after stop-with-savepoint a second job on the same
  * TaskManagers loads the natives and answers.
  */
-class ClusterITCase {
+class TwoTaskManagerClusterITCase {
     private static final Path JAR = Path.of("..", "jobs", "target", "zerolayer-flink.jar");
     private static final Path FLINK_LIB = Path.of("..", "flink-lib", "target", "lib");
     private static final String REPLIES = "zerolayer.replies.cluster-it";
