@@ -191,9 +191,11 @@ public enum Workload {
             return new Request(
                     id,
                     "<task:answer><output_format:json>\n<question>"
-                            + unique(QUESTIONS[random.nextInt(QUESTIONS.length)])
+                            + unique(
+                                    PhraseBanks.QUESTIONS[
+                                            random.nextInt(PhraseBanks.QUESTIONS.length)])
                             + "</question>\n<document format=\"text\" title=\""
-                            + PRODUCTS[product]
+                            + PhraseBanks.PRODUCTS[product]
                             + " FAQ\">\n"
                             + faqs[product]
                             + "\n</document>",
@@ -207,13 +209,13 @@ public enum Workload {
                 return otherShortTask(id);
             }
             // 260–500 characters: one size bucket, so one structure
-            String ticket = text(TICKET, 260, 500);
+            String ticket = text(PhraseBanks.TICKET, 260, 500);
             return new Request(
                     id,
                     "<task:triage><output_format:json>\n<labels>"
-                            + TRIAGE_LABELS
+                            + PhraseBanks.TRIAGE_LABELS
                             + "</labels>\n<ticket channel=\""
-                            + CHANNELS[random.nextInt(CHANNELS.length)]
+                            + PhraseBanks.CHANNELS[random.nextInt(PhraseBanks.CHANNELS.length)]
                             + "\">\n"
                             + ticket
                             + "\n</ticket>",
@@ -228,7 +230,8 @@ public enum Workload {
             while (sb.length() < target) {
                 String next =
                         tagged(
-                                FAQ[shared.nextInt(FAQ.length)].replace("{product}", PRODUCTS[k]),
+                                PhraseBanks.FAQ[shared.nextInt(PhraseBanks.FAQ.length)].replace(
+                                        "{product}", PhraseBanks.PRODUCTS[k]),
                                 "see section " + (1 + sb.length() / 100));
                 if (sb.length() + 1 + next.length() > 2_000) {
                     break;
@@ -248,7 +251,8 @@ public enum Workload {
                 while (sb.length() < target) {
                     String next =
                             tagged(
-                                    CONTRACT[shared.nextInt(CONTRACT.length)],
+                                    PhraseBanks.CONTRACT[
+                                            shared.nextInt(PhraseBanks.CONTRACT.length)],
                                     "clause " + (s + 9) + "." + clause++);
                     sb.append(sb.length() == 0 ? "" : " ").append(next);
                 }
@@ -269,7 +273,7 @@ public enum Workload {
                                 "<task:embed><output_format:json>\n<review rating=\""
                                         + (1 + random.nextInt(5))
                                         + "\">"
-                                        + text(TICKET, 150, 600)
+                                        + text(PhraseBanks.TICKET, 150, 600)
                                         + "</review>",
                                 Map.of(),
                                 "short");
@@ -277,9 +281,12 @@ public enum Workload {
                         new Request(
                                 id,
                                 "<task:answer><output_format:text>\n<question>"
-                                        + unique(QUESTIONS[random.nextInt(QUESTIONS.length)])
+                                        + unique(
+                                                PhraseBanks.QUESTIONS[
+                                                        random.nextInt(
+                                                                PhraseBanks.QUESTIONS.length)])
                                         + "</question>\n<note>"
-                                        + text(TICKET, 400, 1200)
+                                        + text(PhraseBanks.TICKET, 400, 1200)
                                         + "</note>",
                                 Map.of(),
                                 "short");
@@ -287,7 +294,7 @@ public enum Workload {
                         new Request(
                                 id,
                                 "<task:summarize sentences=\"2\"><output_format:text>\n<ticket>"
-                                        + text(TICKET, 600, 1500)
+                                        + text(PhraseBanks.TICKET, 600, 1500)
                                         + "</ticket>",
                                 Map.of(),
                                 "short");
@@ -301,15 +308,18 @@ public enum Workload {
                                     + "<paper doi=\"10.5555/zl.")
                     .append(n)
                     .append("\">\n<title>")
-                    .append(text(PAPER, 40, 120))
+                    .append(text(PhraseBanks.PAPER, 40, 120))
                     .append("</title>\n");
             int sections = 8 + random.nextInt(7);
             for (int s = 0; s < sections; s++) {
-                String name = s < PAPER_SECTIONS.length ? PAPER_SECTIONS[s] : "appendix-" + s;
+                String name =
+                        s < PhraseBanks.PAPER_SECTIONS.length
+                                ? PhraseBanks.PAPER_SECTIONS[s]
+                                : "appendix-" + s;
                 p.append("<section:")
                         .append(name)
                         .append('>')
-                        .append(text(PAPER, 900, 2000))
+                        .append(text(PhraseBanks.PAPER, 900, 2000))
                         .append("</section>\n");
             }
             return new Request(id, p.append("</paper>").toString(), Map.of(), "paper");
@@ -320,11 +330,13 @@ public enum Workload {
             boolean extract = random.nextBoolean();
             if (extract) {
                 c.append("<task:extract><output_format:json>\n<fields>")
-                        .append(CONTRACT_FIELDS)
+                        .append(PhraseBanks.CONTRACT_FIELDS)
                         .append("</fields>\n");
             } else {
                 c.append("<task:answer><output_format:json>\n<question>")
-                        .append(CONTRACT_QUESTIONS[random.nextInt(CONTRACT_QUESTIONS.length)])
+                        .append(
+                                PhraseBanks.CONTRACT_QUESTIONS[
+                                        random.nextInt(PhraseBanks.CONTRACT_QUESTIONS.length)])
                         .append("</question>\n");
             }
             c.append("<contract format=\"text\" id=\"C-").append(n).append("\">\n");
@@ -333,11 +345,14 @@ public enum Workload {
             for (int s = 0; s < sections; s++) {
                 // the first sections are this contract's own; from the fifth on, the standard text
                 String body =
-                        s < CONTRACT_SECTIONS.length - STANDARD_SECTIONS
-                                ? text(CONTRACT, 600, 1200)
-                                : standard[s - (CONTRACT_SECTIONS.length - STANDARD_SECTIONS)];
+                        s < PhraseBanks.CONTRACT_SECTIONS.length - STANDARD_SECTIONS
+                                ? text(PhraseBanks.CONTRACT, 600, 1200)
+                                : standard[
+                                        s
+                                                - (PhraseBanks.CONTRACT_SECTIONS.length
+                                                        - STANDARD_SECTIONS)];
                 c.append("<section:")
-                        .append(CONTRACT_SECTIONS[s])
+                        .append(PhraseBanks.CONTRACT_SECTIONS[s])
                         .append('>')
                         .append(body)
                         .append("</section>\n");
@@ -390,7 +405,10 @@ public enum Workload {
             StringBuilder doc = new StringBuilder(chars + 256);
             int paragraph = 0;
             while (doc.length() < chars) {
-                String s = Stream.tagged(PAPER[random.nextInt(PAPER.length)], "ref " + ref++);
+                String s =
+                        Stream.tagged(
+                                PhraseBanks.PAPER[random.nextInt(PhraseBanks.PAPER.length)],
+                                "ref " + ref++);
                 doc.append(s);
                 doc.append(++paragraph % 6 == 0 ? "\n\n" : " ");
             }
@@ -415,132 +433,9 @@ public enum Workload {
 
     public static final int LARGE_SUMMARY_MAX_CHARS = 2_000_000;
 
-    /** Contract sections, from the end of {@link #CONTRACT_SECTIONS}, that are standard text. */
+    /**
+     * Contract sections, from the end of {@link PhraseBanks#CONTRACT_SECTIONS}, that are standard
+     * text.
+     */
     private static final int STANDARD_SECTIONS = 4;
-
-    private static final String[] PRODUCTS = {
-        "Aria headphones",
-        "Brisk blender",
-        "Cirrus thermostat",
-        "Delta charger",
-        "Ember kettle",
-        "Fjord backpack",
-        "Glide scooter",
-        "Halo smart lamp"
-    };
-    private static final String[] FAQ = {
-        "The {product} ships within two working days of the order.",
-        "Returns of the {product} are accepted within thirty days in the original packaging.",
-        "The warranty of the {product} covers defects for two years from delivery.",
-        "To reset the {product}, hold the power button for ten seconds.",
-        "The {product} is charged through the USB-C port in about two hours.",
-        "Spare parts for the {product} are sold in the accessories section of the shop.",
-        "Refunds for the {product} reach the original payment method within five days.",
-        "The {product} works with the companion app on Android and iOS.",
-        "Cleaning the {product} with water or solvents voids the warranty.",
-        "A damaged {product} must be reported within forty-eight hours of delivery.",
-        "The {product} can be delivered to a pick-up point instead of a home address.",
-        "Firmware updates for the {product} install automatically overnight."
-    };
-    private static final String TRIAGE_LABELS =
-            "refund request, shipping delay, damaged item, account access, product question";
-    private static final String[] CHANNELS = {"email", "chat", "phone", "web"};
-    private static final String[] TICKET = {
-        "I ordered a pair of headphones two weeks ago and they still have not arrived.",
-        "The tracking page has shown the same depot for six days.",
-        "My package arrived with the box crushed and the screen cracked.",
-        "I would like my money back for the blender, it stopped working after a week.",
-        "I cannot sign in since the password reset link expired.",
-        "The authenticator code is rejected every time I try to log in.",
-        "Does the thermostat work with a two-wire heating system?",
-        "Can I return an item that I bought on sale?",
-        "The charger gets very hot and smells of burnt plastic.",
-        "I was charged twice for the same order last Tuesday.",
-        "The courier left the parcel at the wrong address.",
-        "Please cancel my subscription and refund the last month.",
-        "Which size of filter fits the model from last year?",
-        "My account shows an order I never placed.",
-        "The replacement part you sent is the wrong colour.",
-        "How long does the battery last on a full charge?",
-        "The app crashes whenever I open my order history.",
-        "I need an invoice with my company's tax number on it.",
-        "The delivery date moved three times this week.",
-        "Half of the screws were missing from the shelf kit."
-    };
-    private static final String[] QUESTIONS = {
-        "When will the order arrive?",
-        "Is the item still under warranty?",
-        "How do I reset my password?",
-        "Can the charge be refunded?"
-    };
-    private static final String[] PAPER = {
-        "We measured the thermal conductivity of suspended graphene with Raman spectroscopy.",
-        "The conductivity decreased with temperature, consistent with phonon scattering.",
-        "Samples were prepared by mechanical exfoliation onto patterned silicon substrates.",
-        "Each measurement was repeated on twelve flakes between 300 K and 500 K.",
-        "The results agree with first-principles calculations within ten percent.",
-        "Wrinkled samples showed conductivities up to twenty percent lower than flat ones.",
-        "Electrolyte additives suppressed dendrite growth at low temperatures.",
-        "Cells retained ninety percent of their capacity after five hundred cycles.",
-        "Protein folding intermediates were resolved with single-molecule fluorescence.",
-        "The folding rate depends strongly on the ionic strength of the buffer.",
-        "We propose a kinetic model with two parallel pathways and one trap state.",
-        "Statistical significance was assessed with a two-sided permutation test.",
-        "Limitations include the small sample size and the single laboratory setting.",
-        "Future work will extend the method to encapsulated heterostructures.",
-        "Data and analysis scripts are available from the authors on request.",
-        "The apparatus was calibrated against a reference photodetector before each run.",
-        "Error bars show one standard deviation over independent measurements.",
-        "These findings support the use of the material in heat spreaders for electronics."
-    };
-    private static final String[] PAPER_SECTIONS = {
-        "abstract",
-        "introduction",
-        "background",
-        "methods",
-        "materials",
-        "results",
-        "analysis",
-        "discussion",
-        "limitations",
-        "conclusion",
-        "acknowledgements",
-        "references",
-        "supplementary",
-        "data-availability"
-    };
-    private static final String[] CONTRACT = {
-        "The Customer shall pay each undisputed invoice within thirty days of receipt.",
-        "Late payments bear interest at one percent per month until paid.",
-        "Either party may terminate this Agreement on ninety days written notice.",
-        "Neither party is liable for indirect or consequential damages.",
-        "Liability is limited to the fees paid in the twelve months before the claim.",
-        "This Agreement is governed by the laws of the State of New York.",
-        "Each party shall keep the other party's Confidential Information secret.",
-        "Notices must be sent to legal@example.com or by registered mail.",
-        "The Supplier shall maintain insurance of at least two million dollars.",
-        "Payments are made to the account with IBAN DE89370400440532013000.",
-        "The Services are described in Schedule A and may change by written amendment.",
-        "All intellectual property created under this Agreement vests in the Customer.",
-        "Force majeure suspends obligations for as long as the event lasts.",
-        "Disputes are settled by arbitration in London under the LCIA rules."
-    };
-    private static final String[] CONTRACT_SECTIONS = {
-        "definitions",
-        "services",
-        "payment",
-        "term",
-        "termination",
-        "liability",
-        "confidentiality",
-        "general"
-    };
-    private static final String CONTRACT_FIELDS =
-            "payment terms, termination notice, liability cap, governing law";
-    private static final String[] CONTRACT_QUESTIONS = {
-        "When must invoices be paid?",
-        "How can the agreement be terminated?",
-        "What is the cap on liability?",
-        "Which law governs the agreement?"
-    };
 }

@@ -1248,7 +1248,7 @@ class StreamingJobITCase {
             // and crashes it, and checkpoints rare, so those answers mostly come after the last
             // checkpoint: at least once, they are then sent again after the restart
             conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofSeconds(2));
-            io.zerolayer.operators.flink.GraphExecutorFunction.resetInjectedCrash();
+            io.zerolayer.operators.scheduling.InjectedCrash.reset();
             JOB.start();
             awaitSlotsReady();
             sendBillingWorkload(count, 100);
@@ -1257,7 +1257,7 @@ class StreamingJobITCase {
                             ? exactlyOneReplyEach(count)
                             : atLeastOneReplyEach(count);
             List<KernelCostRecord> replayed = costRecordsOf(answered);
-            assertThat(io.zerolayer.operators.flink.GraphExecutorFunction.injectedCrashHappened())
+            assertThat(io.zerolayer.operators.scheduling.InjectedCrash.happened())
                     .as("the job failed and restarted mid-stream")
                     .isTrue();
 
@@ -1460,6 +1460,23 @@ class StreamingJobITCase {
         }
 
         /** Sends one request and waits for its reply. */
+        /**
+         * Sends requests {@code ask.apply(0)}, {@code ask.apply(1)}, … one at a time until a reply
+         * satisfies {@code until}, and returns it; fails after {@link #REPLY_TIMEOUT}.
+         */
+        private AnalysisResponse until(
+                java.util.function.IntFunction<AnalysisResponse> ask,
+                java.util.function.Predicate<AnalysisResponse> until) {
+            long deadline = System.nanoTime() + REPLY_TIMEOUT.toNanos();
+            for (int n = 0; System.nanoTime() < deadline; n++) {
+                AnalysisResponse r = ask.apply(n);
+                if (until.test(r)) {
+                    return r;
+                }
+            }
+            throw new AssertionError("No reply as wanted within " + REPLY_TIMEOUT);
+        }
+
         private AnalysisResponse roundTrip(String id, String prompt) {
             KAFKA.send(
                     conf.get(KafkaOptions.REQUESTS_TOPIC),
@@ -1499,7 +1516,8 @@ class StreamingJobITCase {
             String prompt = "<task:embed><note>Valve 7 was replaced.</note>";
             assertThat(roundTrip("first", prompt).getTimings().getCompileMicros()).isPositive();
             assertThat(roundTrip("warm", prompt).getTimings().getCompileMicros()).isZero();
-            Thread.sleep(6_000);
+            // not a wait for something to happen: the graph must sit unused for longer than its TTL
+            Thread.sleep(conf.get(ExecutorOptions.GRAPH_CACHE_TTL).plusSeconds(1).toMillis());
             assertThat(roundTrip("after-ttl", prompt).getTimings().getCompileMicros())
                     .as("idle past the TTL")
                     .isPositive();
@@ -1509,10 +1527,14 @@ class StreamingJobITCase {
                     control,
                     null,
                     new io.zerolayer.operators.flink.ControlCommand("clear-cache", null).toJson());
-            Thread.sleep(1_000); // within the TTL, so only clear-cache can explain a compile
-            assertThat(roundTrip("after-clear", prompt).getTimings().getCompileMicros())
+            // the command reaches the slot when it does: ask until a request compiles again, which
+            // within the TTL only clear-cache explains
+            assertThat(
+                            until(
+                                    n -> roundTrip("after-clear-" + n, prompt),
+                                    r -> r.getTimings().getCompileMicros() > 0))
                     .as("after clear-cache")
-                    .isPositive();
+                    .isNotNull();
 
             AnalysisResponse before = roundTrip("digest-before", "<task:digest> The pump failed.");
             assertThat(before.getStatus()).isEqualTo(ResponseStatus.REJECTED);
@@ -1527,9 +1549,14 @@ class StreamingJobITCase {
                     null,
                     new io.zerolayer.operators.flink.ControlCommand("reload-contracts", contracts)
                             .toJson());
-            Thread.sleep(2_000);
+            // both operators apply it when it reaches them: ask until a digest is answered
             AnalysisResponse after =
-                    roundTrip("digest-after", "<task:digest> The pump failed. It was replaced.");
+                    until(
+                            n ->
+                                    roundTrip(
+                                            "digest-after-" + n,
+                                            "<task:digest> The pump failed. It was replaced."),
+                            r -> r.getStatus() == ResponseStatus.OK);
             assertThat(after.getStatus()).isEqualTo(ResponseStatus.OK);
             assertThat(after.getTask()).isEqualTo("digest");
             AnalysisResponse embedUnderV2 = roundTrip("embed-v2", prompt);

@@ -48,6 +48,17 @@ public final class ContractChecker {
             return new Result(null, null, out);
         }
         TaskContract task = resolveTask(prompt, out);
+        String outputFormat = outputFormat(prompt, task, out);
+        Text text = walk(prompt, task, out);
+        if (task != null) {
+            checkInputs(prompt, task, text, out);
+        }
+        return new Result(task, outputFormat, out);
+    }
+
+    /** The prompt's output format ({@code text} when it names none), checked against the task. */
+    private String outputFormat(
+            ParsedPrompt prompt, TaskContract task, List<PromptDiagnostic> out) {
         String outputFormat = "text";
         List<TagNode> formats = prompt.tagsNamed("output_format");
         if (!formats.isEmpty() && formats.get(0).value() != null) {
@@ -77,6 +88,14 @@ public final class ContractChecker {
             }
         }
 
+        return outputFormat;
+    }
+
+    /** How much text a prompt holds, and whether any of it is document text (not a query's). */
+    private record Text(int chars, boolean document) {}
+
+    /** Checks every tag where it stands, in one pre-order walk, and measures the text. */
+    private Text walk(ParsedPrompt prompt, TaskContract task, List<PromptDiagnostic> out) {
         int textChars = 0;
         boolean documentText = false;
         // iterative pre-order walk over (tag, next child) frames
@@ -99,56 +118,61 @@ public final class ContractChecker {
             stack.add(new Frame(tag, frame.query || TaskContract.QUERY_TAGS.contains(tag.name())));
         }
 
-        if (task != null) {
-            for (String required : task.requires()) {
-                if (prompt.tagsNamed(required).stream().noneMatch(t -> !t.text().isBlank())) {
-                    TagNode at = prompt.tagsNamed("task").get(0);
-                    out.add(
-                            PromptDiagnostic.error(
-                                    MISSING_REQUIRED_TAG,
-                                    at.line(),
-                                    at.column(),
-                                    "Task '"
-                                            + task.name()
-                                            + "' needs a non-empty <"
-                                            + required
-                                            + ">…</"
-                                            + required
-                                            + ">",
-                                    hintForRequired(required)));
-                }
-            }
-            if (!documentText) {
+        return new Text(textChars, documentText);
+    }
+
+    /**
+     * The task's required tags are there and not empty, it has text to work on, and not too much.
+     */
+    private void checkInputs(
+            ParsedPrompt prompt, TaskContract task, Text text, List<PromptDiagnostic> out) {
+        for (String required : task.requires()) {
+            if (prompt.tagsNamed(required).stream().noneMatch(t -> !t.text().isBlank())) {
                 TagNode at = prompt.tagsNamed("task").get(0);
                 out.add(
                         PromptDiagnostic.error(
-                                NO_TEXT,
+                                MISSING_REQUIRED_TAG,
                                 at.line(),
                                 at.column(),
                                 "Task '"
                                         + task.name()
-                                        + "' has no text to work on: the prompt holds only tags"
-                                        + " and the task's own inputs",
-                                "put the document's text in the prompt, e.g. <task:"
-                                        + task.name()
-                                        + "> The pump failed twice."));
-            }
-            if (textChars > task.maxChars()) {
-                out.add(
-                        PromptDiagnostic.error(
-                                TEXT_TOO_LONG,
-                                1,
-                                1,
-                                "The prompt has "
-                                        + textChars
-                                        + " characters of text; task '"
-                                        + task.name()
-                                        + "' accepts at most "
-                                        + task.maxChars(),
-                                "split the document into several requests"));
+                                        + "' needs a non-empty <"
+                                        + required
+                                        + ">…</"
+                                        + required
+                                        + ">",
+                                hintForRequired(required)));
             }
         }
-        return new Result(task, outputFormat, out);
+        if (!text.document()) {
+            TagNode at = prompt.tagsNamed("task").get(0);
+            out.add(
+                    PromptDiagnostic.error(
+                            NO_TEXT,
+                            at.line(),
+                            at.column(),
+                            "Task '"
+                                    + task.name()
+                                    + "' has no text to work on: the prompt holds only tags"
+                                    + " and the task's own inputs",
+                            "put the document's text in the prompt, e.g. <task:"
+                                    + task.name()
+                                    + "> The pump failed twice."));
+        }
+        if (text.chars() > task.maxChars()) {
+            out.add(
+                    PromptDiagnostic.error(
+                            TEXT_TOO_LONG,
+                            1,
+                            1,
+                            "The prompt has "
+                                    + text.chars()
+                                    + " characters of text; task '"
+                                    + task.name()
+                                    + "' accepts at most "
+                                    + task.maxChars(),
+                            "split the document into several requests"));
+        }
     }
 
     private static final class Frame {
@@ -269,8 +293,15 @@ public final class ContractChecker {
         } else if (spec.value() != null) {
             spec.value().check(tag, "<" + tag.name() + ":…>", tag.value(), out);
         }
-        Map<String, AttributeSpec> allowed =
-                tag.name().equals("task") && task != null ? task.attributes() : spec.attributes();
+        checkAttributes(
+                tag,
+                tag.name().equals("task") && task != null ? task.attributes() : spec.attributes(),
+                out);
+    }
+
+    /** A tag's attributes: each known, not too long and valid, and none required missing. */
+    private void checkAttributes(
+            TagNode tag, Map<String, AttributeSpec> allowed, List<PromptDiagnostic> out) {
         for (Map.Entry<String, String> a : tag.attributes().entrySet()) {
             AttributeSpec attr = allowed.get(a.getKey());
             if (attr == null) {

@@ -88,8 +88,8 @@ final class EncoderPass {
 
     /**
      * encode and pool over the whole pass, shortest sequences first, in the runs {@link
-     * EncoderRuns} cuts, at most {@code maxRunTokens} padded tokens each; {@code owners} is each
-     * request's graph.
+     * EncoderRuns} cuts, at most {@code maxRunTokens} padded tokens each; then each request's share
+     * of their time and bill. {@code owners} is each request's graph.
      */
     private static CompiledGraph.BatchTotals encodeAndPool(
             CompiledGraph.EncoderGroup group,
@@ -98,21 +98,42 @@ final class EncoderPass {
             long deadlineNanos,
             SliceBoundary boundary,
             long maxRunTokens) {
-        SentenceEncoder encoder = group.encoder();
-        EmbeddingCache embeddings = group.embeddings();
-        PriceSheet prices = group.prices();
-        String priceProfile = group.priceProfile();
-        int hidden = encoder.model().hiddenSize();
         // a sequence cached or already in this batch is not encoded again
-        BatchSequences batchSequences = new BatchSequences(prepared, embeddings, encoder);
-        List<BatchSequences.Ref> refs = batchSequences.toEncode();
+        BatchSequences batchSequences =
+                new BatchSequences(prepared, group.embeddings(), group.encoder());
+        Runs runs =
+                encodeRuns(group.encoder(), batchSequences, deadlineNanos, boundary, maxRunTokens);
+        // and after the last: pooling and decoding follow
+        boundary.between();
+        attribute(group, prepared, owners, runs);
+        return new CompiledGraph.BatchTotals(
+                runs.sequences, runs.batchTokens, runs.encodeNanos, runs.poolNanos);
+    }
+
+    /** What a pass's encoder runs took, all together. */
+    private record Runs(
+            long startedAt, long encodeNanos, long poolNanos, long batchTokens, int sequences) {}
+
+    /**
+     * Encodes and pools the sequences to encode, run by run, giving each request its vectors and
+     * counting its tokens, FLOPs and bytes; a slice boundary before each run lets other batches in,
+     * and the deadline moves by the time they took.
+     */
+    private static Runs encodeRuns(
+            SentenceEncoder encoder,
+            BatchSequences batchSequences,
+            long deadlineNanos,
+            SliceBoundary boundary,
+            long maxRunTokens) {
+        int hidden = encoder.model().hiddenSize();
         long startedAt = System.currentTimeMillis();
         long encodeNanos = 0;
         long poolNanos = 0;
         long batchTokens = 0;
         int sequences = 0;
         for (List<BatchSequences.Ref> slice :
-                EncoderRuns.split(refs, BatchSequences.Ref::length, maxRunTokens)) {
+                EncoderRuns.split(
+                        batchSequences.toEncode(), BatchSequences.Ref::length, maxRunTokens)) {
             // before each run, the first too: tokenizing and chunking a long document is a slice
             long paused = boundary.between();
             if (deadlineNanos != Long.MAX_VALUE) {
@@ -153,50 +174,35 @@ final class EncoderPass {
             batchTokens += batch.realTokens();
             sequences += slice.size();
         }
-        // and after the last: pooling and decoding follow
-        boundary.between();
-        // the batch's time is split by tokens, in whole nanoseconds that add up exactly
+        return new Runs(startedAt, encodeNanos, poolNanos, batchTokens, sequences);
+    }
+
+    /**
+     * Each request's encode and pool node runs: the pass's time split by tokens, in whole
+     * nanoseconds that add up exactly, and its bill billed once and split the same way; a request
+     * with cache hits also gets its cache node.
+     */
+    private static void attribute(
+            CompiledGraph.EncoderGroup group,
+            List<PreparedRequest> prepared,
+            List<CompiledGraph> owners,
+            Runs runs) {
+        SentenceEncoder encoder = group.encoder();
+        PriceSheet prices = group.prices();
+        String priceProfile = group.priceProfile();
+        int hidden = encoder.model().hiddenSize();
         long[] weights = prepared.stream().mapToLong(p -> p.encodeTokens).toArray();
-        long[] encodeShares = Attribution.largestRemainder(encodeNanos, weights);
-        long[] poolShares = Attribution.largestRemainder(poolNanos, weights);
+        long[] encodeShares = Attribution.largestRemainder(runs.encodeNanos, weights);
+        long[] poolShares = Attribution.largestRemainder(runs.poolNanos, weights);
         boolean onGpu = encoder.device().startsWith("cuda");
-        long encodeFlops = prepared.stream().mapToLong(p -> p.encodeFlops).sum();
-        long encodeIn = prepared.stream().mapToLong(p -> p.encodeInBytes).sum();
-        long encodeOut = prepared.stream().mapToLong(p -> p.encodeOutBytes).sum();
-        long poolFlopsTotal = 0;
-        long poolBytesTotal = encodeOut; // pool reads the hidden states …
-        for (PreparedRequest p : prepared) {
-            poolFlopsTotal += p.poolTokens * hidden + 4L * p.encodedSequences * hidden;
-            poolBytesTotal += (long) p.encodedSequences * hidden * Float.BYTES;
-            // … and writes one vector a sequence
-        }
-        // the batch is billed once, then its bill split by tokens so the shares add up exactly
-        PriceSheet.Money[] encodeBills =
-                Attribution.splitMoney(
-                        prices.bill(
-                                priceProfile,
-                                encoder.model().precision(),
-                                encodeFlops,
-                                encodeIn + encodeOut,
-                                onGpu ? encodeIn + encodeOut : null,
-                                encodeNanos),
-                        weights);
-        PriceSheet.Money[] poolBills =
-                Attribution.splitMoney(
-                        prices.bill(
-                                priceProfile,
-                                "fp32",
-                                poolFlopsTotal,
-                                poolBytesTotal,
-                                null,
-                                poolNanos),
-                        weights);
+        PriceSheet.Money[] encodeBills = bill(group, prepared, runs, weights, "encode");
+        PriceSheet.Money[] poolBills = bill(group, prepared, runs, weights, "pool");
         for (int i = 0; i < prepared.size(); i++) {
             PreparedRequest p = prepared.get(i);
             if (p.cacheHits > 0) {
                 p.runs.add(
                         BatchSequences.cacheRun(
-                                p, encoder.model(), startedAt, prices, priceProfile));
+                                p, encoder.model(), runs.startedAt, prices, priceProfile));
             }
             if (p.encodeTokens == 0) {
                 continue; // every sequence was a hit: nothing encoded or pooled for it
@@ -208,7 +214,7 @@ final class EncoderPass {
                             "encode",
                             "encode",
                             encoder.model().id(),
-                            startedAt,
+                            runs.startedAt,
                             encodeShares[i],
                             items,
                             p.encodeTokens,
@@ -217,7 +223,7 @@ final class EncoderPass {
                             p.encodeOutBytes,
                             onGpu ? p.encodeInBytes : null,
                             onGpu ? p.encodeOutBytes : null,
-                            sequences,
+                            runs.sequences,
                             encodeBills[i]));
             long poolFlops = p.poolTokens * hidden + 4L * p.encodedSequences * hidden;
             p.runs.add(
@@ -225,7 +231,7 @@ final class EncoderPass {
                             owners.get(i).poolNodeId(),
                             "pool",
                             null,
-                            startedAt,
+                            runs.startedAt,
                             poolShares[i],
                             items,
                             p.poolTokens,
@@ -234,9 +240,54 @@ final class EncoderPass {
                             (long) p.encodedSequences * hidden * Float.BYTES,
                             null,
                             null,
-                            sequences,
+                            runs.sequences,
                             poolBills[i]));
         }
-        return new CompiledGraph.BatchTotals(sequences, batchTokens, encodeNanos, poolNanos);
+    }
+
+    /**
+     * A pass's {@code node} ({@code encode} or {@code pool}) billed once, for all its FLOPs, bytes
+     * and time, then split by {@code weights} so the shares add up exactly.
+     */
+    private static PriceSheet.Money[] bill(
+            CompiledGraph.EncoderGroup group,
+            List<PreparedRequest> prepared,
+            Runs runs,
+            long[] weights,
+            String node) {
+        SentenceEncoder encoder = group.encoder();
+        int hidden = encoder.model().hiddenSize();
+        long encodeIn = prepared.stream().mapToLong(p -> p.encodeInBytes).sum();
+        long encodeOut = prepared.stream().mapToLong(p -> p.encodeOutBytes).sum();
+        if (node.equals("encode")) {
+            boolean onGpu = encoder.device().startsWith("cuda");
+            return Attribution.splitMoney(
+                    group.prices()
+                            .bill(
+                                    group.priceProfile(),
+                                    encoder.model().precision(),
+                                    prepared.stream().mapToLong(p -> p.encodeFlops).sum(),
+                                    encodeIn + encodeOut,
+                                    onGpu ? encodeIn + encodeOut : null,
+                                    runs.encodeNanos),
+                    weights);
+        }
+        long poolFlops = 0;
+        long poolBytes = encodeOut; // pool reads the hidden states …
+        for (PreparedRequest p : prepared) {
+            poolFlops += p.poolTokens * hidden + 4L * p.encodedSequences * hidden;
+            poolBytes += (long) p.encodedSequences * hidden * Float.BYTES;
+            // … and writes one vector a sequence
+        }
+        return Attribution.splitMoney(
+                group.prices()
+                        .bill(
+                                group.priceProfile(),
+                                "fp32",
+                                poolFlops,
+                                poolBytes,
+                                null,
+                                runs.poolNanos),
+                weights);
     }
 }

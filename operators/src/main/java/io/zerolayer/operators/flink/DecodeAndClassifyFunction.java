@@ -319,38 +319,9 @@ public class DecodeAndClassifyFunction
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
-        RequestDecision decision;
-        if (classified.compiles()) {
-            decision =
-                    RequestDecision.of(
-                            classified,
-                            compiler,
-                            routing.qualityFloor(request, classified.contract().quality()),
-                            routing.strict(request));
-        } else if (classified.abnormal() && routing.degrades(request.getTenantId())) {
-            decision = RequestDecision.safe(classified, compiler, safeModeMaxChars);
-        } else {
-            classified.diagnostics().stream()
-                    .filter(PromptDiagnostic::isError)
-                    .map(PromptDiagnostic::code)
-                    .distinct()
-                    // one counter per code, as a label:
-                    // flink_..._operator_code_rejections_total{code="ZL010"}
-                    .forEach(
-                            code ->
-                                    rejectedCodes
-                                            .computeIfAbsent(
-                                                    code,
-                                                    c ->
-                                                            metrics.addGroup("code", c)
-                                                                    .counter("rejections_total"))
-                                            .inc());
-            ctx.output(
-                    REJECTIONS,
-                    new Reply(
-                            Responses.rejected(request, classified.diagnostics(), classifyMicros),
-                            route));
-            rejected.inc();
+        RequestDecision decision = decide(request, classified);
+        if (decision == null) {
+            reject(request, route, classified, classifyMicros, ctx);
             return;
         }
         GraphCompiler.RequestEstimate estimate = estimates.of(decision);
@@ -386,6 +357,54 @@ public class DecodeAndClassifyFunction
         if (decision.safeMode()) {
             safeMode.inc();
         }
+    }
+
+    /**
+     * What the classifier decides of a request: its graph and tier, or the SAFE graph for a prompt
+     * of abnormal structure whose tenant degrades; null when it is rejected.
+     */
+    private RequestDecision decide(AnalysisRequest request, ClassifiedPrompt classified) {
+        if (classified.compiles()) {
+            return RequestDecision.of(
+                    classified,
+                    compiler,
+                    routing.qualityFloor(request, classified.contract().quality()),
+                    routing.strict(request));
+        }
+        if (classified.abnormal() && routing.degrades(request.getTenantId())) {
+            return RequestDecision.safe(classified, compiler, safeModeMaxChars);
+        }
+        return null;
+    }
+
+    /** Answers a request its contracts reject REJECTED, with its diagnostics, and counts it. */
+    private void reject(
+            AnalysisRequest request,
+            ReplyRoute route,
+            ClassifiedPrompt classified,
+            long classifyMicros,
+            ReadOnlyContext ctx) {
+        classified.diagnostics().stream()
+                .filter(PromptDiagnostic::isError)
+                .map(PromptDiagnostic::code)
+                .distinct()
+                // one counter per code, as a label:
+                // flink_..._operator_code_rejections_total{code="ZL010"}
+                .forEach(
+                        code ->
+                                rejectedCodes
+                                        .computeIfAbsent(
+                                                code,
+                                                c ->
+                                                        metrics.addGroup("code", c)
+                                                                .counter("rejections_total"))
+                                        .inc());
+        ctx.output(
+                REJECTIONS,
+                new Reply(
+                        Responses.rejected(request, classified.diagnostics(), classifyMicros),
+                        route));
+        rejected.inc();
     }
 
     /**

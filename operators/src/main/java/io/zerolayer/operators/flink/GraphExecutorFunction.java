@@ -1,23 +1,19 @@
 package io.zerolayer.operators.flink;
 
-import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.operators.audit.AuditEntries;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.door.TenantsInForce;
-import io.zerolayer.operators.execution.BatchRunner;
-import io.zerolayer.operators.execution.EncoderPool;
-import io.zerolayer.operators.execution.ExecutionSettings;
 import io.zerolayer.operators.execution.InferenceThread;
 import io.zerolayer.operators.execution.SliceBoundary;
 import io.zerolayer.operators.execution.SlotGraphs;
 import io.zerolayer.operators.execution.WarmGraphCache;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.replies.Reply;
-import io.zerolayer.operators.replies.ReplyAssembler;
 import io.zerolayer.operators.replies.Responses;
 import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.operators.scheduling.BatchAnswers;
 import io.zerolayer.operators.scheduling.ExecutorSetup;
+import io.zerolayer.operators.scheduling.InjectedCrash;
 import io.zerolayer.operators.scheduling.KeyBatch;
 import io.zerolayer.operators.scheduling.MicroBatchPolicy;
 import io.zerolayer.operators.scheduling.SlotBatches;
@@ -36,27 +32,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes requests keyed by shard key (graph id + shard; a part of a split request on a slot of
- * its own), from what the classifier decided of each ({@link
- * io.zerolayer.operators.compiler.RequestDecision}): the prompt is not read or type-checked again.
- * The first request of a graph in this slot compiles it for the slot's hardware and binds it to the
- * slot's ONNX sessions; later ones reuse it (a warm hit). Compiled graphs live in a {@link
- * WarmGraphCache} (bounded by entries, bytes and idle time), not in Flink state: they are derived
- * from the graph id and the slot's hardware, so after a restore they are simply compiled again.
- *
- * <p>Outputs one {@link Reply} per request (OK, or FAILED with the reason), one {@link
- * KernelCostRecord} per executed node ({@link #COST_RECORDS}) and the descriptor of each graph it
- * compiles ({@link #GRAPH_DESCRIPTORS}). Requests routed to the SAFE graph are answered with
- * fidelity SAFE_MODE and the diagnostics that sent them there. The broadcast input carries {@link
- * ControlCommand}s: {@code clear-cache} empties the cache, {@code reload-contracts} swaps the
- * contracts (and so the graph ids) without a restart.
- *
- * <p>Requests of a key queue in keyed state for their micro-batch. With {@link
- * ExecutorSetup#inferenceThread} (the streaming job) a batch runs on the slot's inference thread
- * while the task thread goes on with new requests, barriers and commands; when the batch is done,
- * {@link GraphExecutorOperator} has the task thread emit its replies through the task's mailbox
- * (nothing polls), and until then its requests are in keyed state ({@code batch-in-flight}), so
- * every checkpoint holds each request not yet answered.
+ * Executes requests keyed by shard key (graph id + shard) from what the classifier decided of each:
+ * a graph is compiled for the slot's hardware on its first request and kept warm ({@link
+ * WarmGraphCache}, not state: it is derived from the graph id). Requests queue per key in keyed
+ * state for their micro-batch, which runs on the slot's inference thread; {@link
+ * GraphExecutorOperator} answers it from the mailbox action that learns it is done. Outputs one
+ * {@link Reply} per request, and as side outputs the kernels' cost records, the descriptor of each
+ * graph compiled, parts of split requests and level-3 audit entries. How and why:
+ * docs/execution.md.
  */
 public class GraphExecutorFunction
         extends KeyedBroadcastProcessFunction<String, RoutedRequest, ControlCommand, Reply> {
@@ -82,22 +65,8 @@ public class GraphExecutorFunction
     private final ExecutorSetup setup;
     private final ContractsInForce contracts;
 
-    private static final java.util.concurrent.atomic.AtomicBoolean CRASHED =
-            new java.util.concurrent.atomic.AtomicBoolean();
-
-    private transient long requestsSeen;
-
-    /**
-     * Whether an injected crash ({@link ExecutorSetup#crashAfterRequests}) happened in this JVM.
-     */
-    public static boolean injectedCrashHappened() {
-        return CRASHED.get();
-    }
-
-    /** Lets a job started after this crash once more when fault injection asks (tests only). */
-    public static void resetInjectedCrash() {
-        CRASHED.set(false);
-    }
+    /** Fault injection: fails the slot after a number of requests (tests only). */
+    private transient InjectedCrash crash;
 
     /** How a batch on the inference thread is cut into slices, and what runs between them. */
     private transient SliceBoundary slices;
@@ -191,81 +160,15 @@ public class GraphExecutorFunction
     @Override
     public void open(OpenContext context) {
         tiers.install();
-        ExecutionSettings execution = setup.execution();
-        HardwareFingerprint hardware =
-                TaskManagerHardware.resolve(
-                        TaskManagerHardware.configuration(getRuntimeContext()),
-                        setup.hardwareSetting(),
-                        setup.extraProfilesYaml());
-        int slot = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        // a restarted task takes back the sessions an earlier task of this job left in this JVM;
-        // they are closed when Flink releases the job's classes here
-        getRuntimeContext()
-                .registerUserCodeClassLoaderReleaseHookIfAbsent(
-                        "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
-        graphs =
-                new SlotGraphs(
-                        hardware,
-                        setup.intraOpThreads(),
-                        gpus -> {
-                            var cuda =
-                                    io.zerolayer.gpu.ExecutionDevice.cuda(
-                                            execution.gpu().deviceFor(slot, gpus),
-                                            execution.gpu().memoryLimitBytes(),
-                                            execution.gpu().arenaStrategy());
-                            LOG.info("Slot {} runs CUDA plans on {}", slot, cuda);
-                            return cuda;
-                        },
-                        setup.prices(),
-                        setup.cacheBounds(),
-                        contracts.initial());
-        graphs.useEmbeddingCache(
-                io.zerolayer.operators.execution.EmbeddingCache.forTaskManager(embeddingCache));
-        // a registered tenant's compliance level is the registry's, read as it is reloaded
-        policy =
-                new MicroBatchPolicy(
-                                execution,
-                                tenant ->
-                                        tenants == null
-                                                ? null
-                                                : tenants.current().compliance(tenant))
-                        .withEmbeddingCache(embeddingCache);
-        BatchRunner runner =
-                new BatchRunner(
-                        execution.mainPathTimeoutMillis(),
-                        new BatchRunner.Faults(
-                                execution.failMainEveryNthBatch(), execution.failFallback()));
-        io.zerolayer.gpu.hardware.MemoryHeadroom headroom =
-                execution.injectedFreeRatio() >= 0
-                        ? io.zerolayer.gpu.hardware.MemoryHeadroom.fixed(
-                                execution.injectedFreeRatio())
-                        : graphs.cuda() != null
-                                ? io.zerolayer.gpu.hardware.MemoryHeadroom.cuda(
-                                        graphs.cuda().deviceId())
-                                : io.zerolayer.gpu.hardware.MemoryHeadroom.cpu();
-        metrics =
-                new ExecutorMetrics(
-                        getRuntimeContext().getMetricGroup(), () -> graphs.size(), headroom);
-        if (graphs.embeddingCache() != null) {
-            metrics.embeddingCache(graphs.embeddingCache());
-        }
-        ReplyAssembler replies =
-                new ReplyAssembler(
-                        graphs.estimator().profile().id(),
-                        headroom::describe,
-                        execution.pruneBelowFreeRatio());
-        BatchAnswers answers = new BatchAnswers(replies, metrics, graphs::hardwareReport);
-        batches =
-                new SlotBatches(
-                        graphs,
-                        policy,
-                        runner,
-                        headroom,
-                        execution.pruneBelowFreeRatio(),
-                        metrics,
-                        replies,
-                        answers);
+        ExecutorSlot slot =
+                ExecutorSlot.open(
+                        setup, getRuntimeContext(), contracts.initial(), embeddingCache, tenants);
+        graphs = slot.graphs();
+        policy = slot.policy();
+        metrics = slot.metrics();
+        batches = slot.batches();
         keyed = new KeyedBatchQueue(getRuntimeContext());
+        crash = new InjectedCrash(setup.crashAfterRequests());
         commands = new ControlCommands("executor", contracts, tenants, graphs::use, graphs::clear);
         if (tenants != null) {
             tenants.open();
@@ -328,23 +231,15 @@ public class GraphExecutorFunction
         if (changed != null) {
             graphs.use(changed); // contracts reloaded before a restore
         }
-        if (setup.crashAfterRequests() > 0
-                && ++requestsSeen >= setup.crashAfterRequests()
-                && CRASHED.compareAndSet(false, true)) {
-            throw new IllegalStateException(
-                    "Injected crash after "
-                            + requestsSeen
-                            + " requests (fault-injection.crash-after-requests)");
-        }
+        crash.request();
         PromptDiagnostic refused = shares.admit(in, System.currentTimeMillis());
         if (refused != null) {
             metrics.overQuota(in.request().getTenantId());
-            emit(
+            k.answer(
                     in,
                     new Reply(
                             Responses.rejected(in.request(), List.of(refused), in.classifyMicros()),
-                            in.route()),
-                    k);
+                            in.route()));
             return;
         }
         if (batches.pastDeadline(in, answers(k))) {
@@ -567,7 +462,7 @@ public class GraphExecutorFunction
         return BatchAnswers.Out.of(
                 (in, reply) -> {
                     shares.answered(reply.response.getTenantId());
-                    emit(in, reply, k);
+                    k.answer(in, reply);
                     if (policy.strict(in.request())) {
                         k.output(
                                 AUDIT_ENTRIES,
@@ -577,37 +472,6 @@ public class GraphExecutorFunction
                 },
                 cost -> k.output(COST_RECORDS, cost),
                 descriptor -> k.output(GRAPH_DESCRIPTORS, descriptor));
-    }
-
-    /**
-     * Sends a reply: a whole request's to the requester, a part's to {@link #PART_REPLIES}, marked
-     * with its part.
-     */
-    private static void emit(RoutedRequest in, Reply reply, KeyOutput k) {
-        io.zerolayer.operators.compiler.RequestDecision.Part part = in.decision().part();
-        if (part == null) {
-            k.reply(reply);
-            return;
-        }
-        reply.part =
-                new Reply.Part(
-                        part.index(),
-                        part.count(),
-                        in.decision().structure().decoder(),
-                        sentences(in.decision().content().taskAttributes().get("sentences")));
-        k.output(PART_REPLIES, reply);
-    }
-
-    /** A summary's {@code sentences} attribute; 0 (the decoder's default) when absent or bad. */
-    static int sentences(String attribute) {
-        if (attribute == null) {
-            return 0;
-        }
-        try {
-            return Math.max(0, Integer.parseInt(attribute.strip()));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     /** Graph ids warm in this slot, most recently used last; for tests and inspection. */

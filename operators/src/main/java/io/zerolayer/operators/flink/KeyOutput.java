@@ -1,6 +1,8 @@
 package io.zerolayer.operators.flink;
 
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.routing.RoutedRequest;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -22,6 +24,37 @@ interface KeyOutput {
 
     /** A record of a side output. */
     <T> void output(OutputTag<T> tag, T value);
+
+    /**
+     * Sends the reply to {@code in}: a whole request's to the requester, a part's to {@link
+     * GraphExecutorFunction#PART_REPLIES}, marked with its part.
+     */
+    default void answer(RoutedRequest in, Reply reply) {
+        RequestDecision.Part part = in.decision().part();
+        if (part == null) {
+            reply(reply);
+            return;
+        }
+        reply.part =
+                new Reply.Part(
+                        part.index(),
+                        part.count(),
+                        in.decision().structure().decoder(),
+                        sentences(in.decision().content().taskAttributes().get("sentences")));
+        output(GraphExecutorFunction.PART_REPLIES, reply);
+    }
+
+    /** A summary's {@code sentences} attribute; 0 (the decoder's default) when absent or bad. */
+    static int sentences(String attribute) {
+        if (attribute == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(attribute.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
 
     /** The key Flink's context is at, answered through its collector and side outputs. */
     static KeyOutput of(

@@ -124,61 +124,8 @@ final class RequestDecisionFormat {
                             StringValue.readString(in),
                             StringValue.readString(in)));
         }
-        CompilableStructure structure = null;
-        if (in.readBoolean()) {
-            StructureSignature signature = new StructureSignature(StringValue.readString(in));
-            String task = StringValue.readString(in);
-            String decoder = StringValue.readString(in);
-            String outputFormat = StringValue.readString(in);
-            int scopes = in.readInt();
-            Map<String, Double> scopeTokens = new LinkedHashMap<>();
-            for (int i = 0; i < scopes; i++) {
-                scopeTokens.put(StringValue.readString(in), in.readDouble());
-            }
-            StructureWorkload workload =
-                    new StructureWorkload(
-                            scopeTokens, in.readInt(), in.readInt(), StringValue.readString(in));
-            // before layout 6 a structure had no floor of its own: the contracts' default
-            QualityFloor quality =
-                    readLayout >= RoutedRequestSerializer.TIERS_LAYOUT
-                            ? QualityFloor.values()[in.readByte()]
-                            : QualityFloor.BALANCED;
-            boolean exact = readLayout >= RoutedRequestSerializer.TIERS_LAYOUT && in.readBoolean();
-            structure =
-                    new CompilableStructure(
-                            signature, task, decoder, outputFormat, workload, quality, exact);
-        }
-        DocumentContent content = null;
-        if (in.readBoolean()) {
-            int scopeCount = in.readInt();
-            Map<String, List<DocumentContent.TextRun>> scopes = new LinkedHashMap<>();
-            for (int i = 0; i < scopeCount; i++) {
-                String scope = StringValue.readString(in);
-                int runCount = in.readInt();
-                List<DocumentContent.TextRun> runs = new ArrayList<>(runCount);
-                for (int j = 0; j < runCount; j++) {
-                    int offset = in.readInt();
-                    String text;
-                    if (offset == TEXT_FOLLOWS) {
-                        offset = in.readInt();
-                        text = StringValue.readString(in);
-                    } else {
-                        text = prompt.substring(offset, offset + in.readInt());
-                    }
-                    runs.add(new DocumentContent.TextRun(text, offset, in.readInt()));
-                }
-                scopes.put(scope, runs);
-            }
-            String question = StringValue.readString(in);
-            List<String> labels = readStrings(in);
-            List<String> fields = readStrings(in);
-            int attributeCount = in.readInt();
-            Map<String, String> attributes = new LinkedHashMap<>();
-            for (int i = 0; i < attributeCount; i++) {
-                attributes.put(StringValue.readString(in), StringValue.readString(in));
-            }
-            content = new DocumentContent(scopes, question, labels, fields, attributes);
-        }
+        CompilableStructure structure = in.readBoolean() ? readStructure(readLayout, in) : null;
+        DocumentContent content = in.readBoolean() ? readContent(prompt, in) : null;
         RequestDecision.Part part = null;
         if (readLayout >= RoutedRequestSerializer.PARTS_LAYOUT && in.readBoolean()) {
             part = new RequestDecision.Part(in.readInt(), in.readInt());
@@ -192,6 +139,63 @@ final class RequestDecisionFormat {
                 warnings,
                 encodeMillis,
                 part);
+    }
+
+    /** A structure as {@link #write} wrote it, in {@code readLayout}. */
+    private static CompilableStructure readStructure(int readLayout, DataInputView in)
+            throws IOException {
+        StructureSignature signature = new StructureSignature(StringValue.readString(in));
+        String task = StringValue.readString(in);
+        String decoder = StringValue.readString(in);
+        String outputFormat = StringValue.readString(in);
+        int scopes = in.readInt();
+        Map<String, Double> scopeTokens = new LinkedHashMap<>();
+        for (int i = 0; i < scopes; i++) {
+            scopeTokens.put(StringValue.readString(in), in.readDouble());
+        }
+        StructureWorkload workload =
+                new StructureWorkload(
+                        scopeTokens, in.readInt(), in.readInt(), StringValue.readString(in));
+        // before layout 6 a structure had no floor of its own: the contracts' default
+        QualityFloor quality =
+                readLayout >= RoutedRequestSerializer.TIERS_LAYOUT
+                        ? QualityFloor.values()[in.readByte()]
+                        : QualityFloor.BALANCED;
+        boolean exact = readLayout >= RoutedRequestSerializer.TIERS_LAYOUT && in.readBoolean();
+        return new CompilableStructure(
+                signature, task, decoder, outputFormat, workload, quality, exact);
+    }
+
+    /** A request's content, each text run read back as its span of the prompt. */
+    private static DocumentContent readContent(String prompt, DataInputView in) throws IOException {
+        int scopeCount = in.readInt();
+        Map<String, List<DocumentContent.TextRun>> scopes = new LinkedHashMap<>();
+        for (int i = 0; i < scopeCount; i++) {
+            String scope = StringValue.readString(in);
+            int runCount = in.readInt();
+            List<DocumentContent.TextRun> runs = new ArrayList<>(runCount);
+            for (int j = 0; j < runCount; j++) {
+                int offset = in.readInt();
+                String text;
+                if (offset == TEXT_FOLLOWS) {
+                    offset = in.readInt();
+                    text = StringValue.readString(in);
+                } else {
+                    text = prompt.substring(offset, offset + in.readInt());
+                }
+                runs.add(new DocumentContent.TextRun(text, offset, in.readInt()));
+            }
+            scopes.put(scope, runs);
+        }
+        String question = StringValue.readString(in);
+        List<String> labels = readStrings(in);
+        List<String> fields = readStrings(in);
+        int attributeCount = in.readInt();
+        Map<String, String> attributes = new LinkedHashMap<>();
+        for (int i = 0; i < attributeCount; i++) {
+            attributes.put(StringValue.readString(in), StringValue.readString(in));
+        }
+        return new DocumentContent(scopes, question, labels, fields, attributes);
     }
 
     private static List<String> readStrings(DataInputView in) throws IOException {

@@ -50,15 +50,67 @@ public final class SplitReplies {
     }
 
     private static Reply combine(List<Reply> parts, RuntimeException failure) {
+        Reply[] byIndex = inOrder(parts, failure);
+        AnalysisResponse first = byIndex[0].response;
+        Totals t = new Totals(first);
+        for (Reply part : byIndex) {
+            t.add(part.response);
+        }
+        if (failure != null) {
+            t.status = ResponseStatus.FAILED;
+            t.worst = first;
+            t.diagnostics.add(
+                    new Diagnostic(
+                            io.zerolayer.operators.contracts.DiagnosticCodes.EXECUTION_FAILED,
+                            "error",
+                            0,
+                            0,
+                            "Combining the results of the request's parts failed: "
+                                    + failure.getMessage(),
+                            null));
+        }
+        AnalysisResponse.Builder combined =
+                AnalysisResponse.newBuilder(t.status == ResponseStatus.OK ? first : t.worst)
+                        .setGraphId(t.graphId)
+                        .setDiagnostics(List.copyOf(t.diagnostics))
+                        .setAttributes(t.attributes)
+                        .setCost(new CostTotal(t.kernels, t.kernelNanos, t.flops, t.nanoUsd))
+                        .setTimings(
+                                new Timings(
+                                        first.getTimings().getSubmittedAt(),
+                                        Instant.now(),
+                                        first.getTimings().getClassifyMicros(),
+                                        t.compileMicros,
+                                        t.executeMicros));
+        if (t.status == ResponseStatus.OK) {
+            DocumentTask decoder = DocumentTask.forName(byIndex[0].part.decoder);
+            ObjectNode result = decoder.combineParts(t.results, byIndex[0].part.sentences);
+            io.zerolayer.operators.tasks.PostDecodeNode.combineParts(t.results, result);
+            String format = first.getOutputFormat();
+            combined.setFidelity(t.fidelity)
+                    .setOutput(
+                            "text".equals(format)
+                                    ? decoder.text(result)
+                                    : DocumentTask.json(result));
+        } else {
+            combined.setStatus(t.status).setFidelity(null).setOutput(null);
+        }
+        return new Reply(combined.build(), byIndex[0].route);
+    }
+
+    /**
+     * The parts by index, checked to be every part of one request; as they came when combining them
+     * failed (they may not fit).
+     */
+    private static Reply[] inOrder(List<Reply> parts, RuntimeException failure) {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("No parts to combine");
         }
+        if (failure != null) {
+            return parts.toArray(new Reply[0]);
+        }
         Reply[] byIndex = new Reply[parts.get(0).part.count];
         for (Reply r : parts) {
-            if (failure != null) {
-                byIndex = parts.toArray(new Reply[0]); // as they came: they may not fit
-                break;
-            }
             if (r.part == null
                     || r.part.count != byIndex.length
                     || byIndex[r.part.index] != null
@@ -68,26 +120,34 @@ public final class SplitReplies {
             }
             byIndex[r.part.index] = r;
         }
-        if (failure == null && parts.size() != byIndex.length) {
+        if (parts.size() != byIndex.length) {
             throw new IllegalArgumentException(
                     parts.size() + " of " + byIndex.length + " parts to combine");
         }
-        AnalysisResponse first = byIndex[0].response;
+        return byIndex;
+    }
+
+    /** What the parts' responses add up to: the worst status and fidelity, costs, timings. */
+    private static final class Totals {
         ResponseStatus status = ResponseStatus.OK;
-        AnalysisResponse worst = first;
-        Fidelity fidelity = null;
-        Set<Diagnostic> diagnostics = new LinkedHashSet<>();
-        Map<String, String> attributes = new TreeMap<>();
-        int kernels = 0;
-        long kernelNanos = 0;
-        Long flops = null;
-        Long nanoUsd = null;
-        long compileMicros = 0;
-        long executeMicros = 0;
-        String graphId = null;
-        List<JsonNode> results = new ArrayList<>();
-        for (Reply part : byIndex) {
-            AnalysisResponse r = part.response;
+        AnalysisResponse worst;
+        Fidelity fidelity;
+        final Set<Diagnostic> diagnostics = new LinkedHashSet<>();
+        final Map<String, String> attributes = new TreeMap<>();
+        int kernels;
+        long kernelNanos;
+        Long flops;
+        Long nanoUsd;
+        long compileMicros;
+        long executeMicros;
+        String graphId;
+        final List<JsonNode> results = new ArrayList<>();
+
+        Totals(AnalysisResponse first) {
+            this.worst = first;
+        }
+
+        void add(AnalysisResponse r) {
             if (r.getStatus().ordinal() > status.ordinal()) {
                 status = r.getStatus(); // OK < REJECTED < FAILED
                 worst = r;
@@ -108,8 +168,8 @@ public final class SplitReplies {
             if (c != null) {
                 kernels += c.getKernels();
                 kernelNanos += c.getKernelNanos();
-                flops = add(flops, c.getFlops());
-                nanoUsd = add(nanoUsd, c.getNanoUsd());
+                flops = SplitReplies.add(flops, c.getFlops());
+                nanoUsd = SplitReplies.add(nanoUsd, c.getNanoUsd());
             }
             if (r.getTimings() != null) {
                 compileMicros = Math.max(compileMicros, r.getTimings().getCompileMicros());
@@ -119,46 +179,6 @@ public final class SplitReplies {
                 results.add(parse(r.getOutput()));
             }
         }
-        if (failure != null) {
-            status = ResponseStatus.FAILED;
-            worst = first;
-            diagnostics.add(
-                    new Diagnostic(
-                            io.zerolayer.operators.contracts.DiagnosticCodes.EXECUTION_FAILED,
-                            "error",
-                            0,
-                            0,
-                            "Combining the results of the request's parts failed: "
-                                    + failure.getMessage(),
-                            null));
-        }
-        AnalysisResponse.Builder combined =
-                AnalysisResponse.newBuilder(status == ResponseStatus.OK ? first : worst)
-                        .setGraphId(graphId)
-                        .setDiagnostics(List.copyOf(diagnostics))
-                        .setAttributes(attributes)
-                        .setCost(new CostTotal(kernels, kernelNanos, flops, nanoUsd))
-                        .setTimings(
-                                new Timings(
-                                        first.getTimings().getSubmittedAt(),
-                                        Instant.now(),
-                                        first.getTimings().getClassifyMicros(),
-                                        compileMicros,
-                                        executeMicros));
-        if (status == ResponseStatus.OK) {
-            DocumentTask decoder = DocumentTask.forName(byIndex[0].part.decoder);
-            ObjectNode result = decoder.combineParts(results, byIndex[0].part.sentences);
-            io.zerolayer.operators.tasks.PostDecodeNode.combineParts(results, result);
-            String format = first.getOutputFormat();
-            combined.setFidelity(fidelity)
-                    .setOutput(
-                            "text".equals(format)
-                                    ? decoder.text(result)
-                                    : DocumentTask.json(result));
-        } else {
-            combined.setStatus(status).setFidelity(null).setOutput(null);
-        }
-        return new Reply(combined.build(), byIndex[0].route);
     }
 
     private static Long add(Long a, Long b) {
