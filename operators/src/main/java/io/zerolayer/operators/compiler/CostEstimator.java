@@ -86,6 +86,11 @@ public final class CostEstimator {
         return new CostEstimator(avx2, cpu, 1, false);
     }
 
+    /** What decides this estimator's figures: two estimators of equal keys estimate alike. */
+    public Object key() {
+        return java.util.List.of(profile, device, threads, cudaProvider);
+    }
+
     public HardwareProfile profile() {
         return profile;
     }

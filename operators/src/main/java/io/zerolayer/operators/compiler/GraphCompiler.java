@@ -74,6 +74,41 @@ public final class GraphCompiler {
     private final GraphIdentity identity;
     private final CostEstimator estimator;
 
+    /**
+     * The compiler of this JVM for {@code identity} and {@code estimator}'s hardware, with the
+     * quality profile in force: one instance per such key, so its plans, compiled once per shape,
+     * serve every operator of the TaskManager that compiles for the same hardware (the classifier's
+     * estimates and every executor slot's graphs) instead of each compiling them again.
+     */
+    public static GraphCompiler shared(GraphIdentity identity, CostEstimator estimator) {
+        QualityProfile quality = QualityProfile.active();
+        SharedKey key = new SharedKey(identity, estimator.key(), quality);
+        GraphCompiler known = SHARED.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (SHARED.size() >= SHARED_COMPILERS) {
+            SHARED.clear(); // contracts reloaded many times over: start over
+        }
+        return SHARED.computeIfAbsent(key, k -> new GraphCompiler(identity, estimator, quality));
+    }
+
+    /** Compilers a JVM keeps for {@link #shared}: contract versions × hardware, a handful. */
+    static final int SHARED_COMPILERS = 64;
+
+    private record SharedKey(GraphIdentity identity, Object estimator, QualityProfile quality) {}
+
+    private static final Map<SharedKey, GraphCompiler> SHARED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How many plans this compiler compiled (not found among those it keeps). */
+    public long plansCompiled() {
+        return plansCompiled.get();
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong plansCompiled =
+            new java.util.concurrent.atomic.AtomicLong();
+
     /** A compiler for no particular slot: plans use {@link CostEstimator#nominal()}. */
     public GraphCompiler(GraphIdentity identity) {
         this(identity, CostEstimator.nominal());
@@ -104,13 +139,30 @@ public final class GraphCompiler {
 
     /** The id of a prompt's structure (what it looked like), for this compiler's identity. */
     public String structureId(ClassifiedPrompt prompt) {
-        return identity.structureId(prompt.signature());
+        return structureId(prompt.signature());
     }
 
     /** The id of a structure (what it looked like), for this compiler's identity. */
     public String structureId(CompilableStructure structure) {
-        return identity.structureId(structure.signature());
+        return structureId(structure.signature());
     }
+
+    /** A signature's id, hashed once per signature and kept, as plans are. */
+    private String structureId(io.zerolayer.operators.structure.StructureSignature signature) {
+        String canonical = signature.canonical();
+        String known = structureIds.get(canonical);
+        if (known != null) {
+            return known;
+        }
+        if (structureIds.size() >= REMEMBERED_PLANS) {
+            structureIds.clear();
+        }
+        String id = identity.structureId(signature);
+        structureIds.put(canonical, id);
+        return id;
+    }
+
+    private final Map<String, String> structureIds = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The graph id of a prompt that compiles: its plan's. */
     public String graphId(ClassifiedPrompt prompt) {
@@ -147,6 +199,7 @@ public final class GraphCompiler {
         if (known != null) {
             return known;
         }
+        plansCompiled.incrementAndGet();
         ExecutionPlan plan =
                 plan(
                         shape.describe(),

@@ -145,8 +145,9 @@ public final class SlotGraphs implements AutoCloseable {
         boolean reload = this.contracts != null;
         this.contracts = contracts;
         classifier = new StructureClassifier(contracts);
+        // shared with the classifier's estimates and the other slots of this TaskManager
         compiler =
-                new GraphCompiler(
+                GraphCompiler.shared(
                         GraphIdentity.current(contracts.version(), hardwareProfile), estimator);
         if (reload) {
             warm.clear(); // graphs of the old contracts can no longer be hit

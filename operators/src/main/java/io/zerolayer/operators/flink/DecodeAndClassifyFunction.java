@@ -261,8 +261,9 @@ public class DecodeAndClassifyFunction
     private void use(TaskContracts taskContracts) {
         classifier = new StructureClassifier(taskContracts);
         compiler =
-                new GraphCompiler(
-                        GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE));
+                GraphCompiler.shared(
+                        GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE),
+                        io.zerolayer.operators.compiler.CostEstimator.nominal());
         estimates = new StructureEstimates(taskContracts, estimator);
         safeModeMaxChars = taskContracts.limits().safeModeMaxChars();
     }

@@ -30,8 +30,10 @@ public final class StructureEstimates {
             };
 
     public StructureEstimates(TaskContracts contracts, CostEstimator estimator) {
+        // the compiler the executor slots of this TaskManager compile with, for the same hardware:
+        // a structure estimated here is compiled once, for both
         this.estimating =
-                new GraphCompiler(
+                GraphCompiler.shared(
                         GraphIdentity.current(contracts.version(), estimator.profile()), estimator);
         this.safeModeMaxChars = contracts.limits().safeModeMaxChars();
     }
