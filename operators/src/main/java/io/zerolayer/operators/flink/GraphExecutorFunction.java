@@ -290,7 +290,7 @@ public class GraphExecutorFunction
         Long at = keyed.flushAt();
         if (at != null && at == timestamp) {
             keyed.flushAt(null);
-            if (!busy(k)) {
+            if (phase(k) == KeyPhase.QUEUED) {
                 startQueued(k);
             }
         }
@@ -416,10 +416,30 @@ public class GraphExecutorFunction
      * answered (a full queue waited for it) finds nothing to do.
      */
     void batchDone(KeyOutput k) throws Exception {
-        if (busy(k) && inference.done(k.key())) {
+        if (phase(k) == KeyPhase.DONE) {
             emitRunning(k);
             startQueued(k);
         }
+    }
+
+    /**
+     * Where a key is: idle (nothing of it here), queued (requests wait for their batch, a flush
+     * timer set), running (its batch on the inference thread, its requests in flight) or done (the
+     * batch finished; the mailbox action that answers it is on its way). A batch restored in flight
+     * counts as queued: it runs first when the key next starts.
+     */
+    enum KeyPhase {
+        IDLE,
+        QUEUED,
+        RUNNING,
+        DONE
+    }
+
+    KeyPhase phase(KeyOutput k) throws Exception {
+        if (busy(k)) {
+            return inference.done(k.key()) ? KeyPhase.DONE : KeyPhase.RUNNING;
+        }
+        return keyed.waiting() > 0 || keyed.holdsInFlight() ? KeyPhase.QUEUED : KeyPhase.IDLE;
     }
 
     /**
@@ -427,7 +447,7 @@ public class GraphExecutorFunction
      * ahead of the key's queue.
      */
     void resume(KeyOutput k) throws Exception {
-        if (!busy(k)) {
+        if (phase(k) == KeyPhase.QUEUED) {
             startQueued(k);
         }
     }

@@ -113,6 +113,12 @@ final class KeyedBatchQueue {
         return held;
     }
 
+    /** Whether requests are in flight: a batch runs, or a restore left one to run again. */
+    boolean holdsInFlight() throws Exception {
+        Iterable<RoutedRequest> held = inFlight.get();
+        return held != null && held.iterator().hasNext();
+    }
+
     /** Releases the running batch's requests: their replies are out. */
     void releaseInFlight() {
         inFlight.clear();

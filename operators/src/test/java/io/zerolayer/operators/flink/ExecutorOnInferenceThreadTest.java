@@ -79,19 +79,58 @@ class ExecutorOnInferenceThreadTest {
         return answered(h);
     }
 
+    /** Where {@code key} is in {@code fn}'s state machine, seen from its operator. */
+    private static GraphExecutorFunction.KeyPhase phase(
+            KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h,
+            GraphExecutorFunction fn,
+            String key)
+            throws Exception {
+        h.getOperator().setCurrentKey(key);
+        return fn.phase(
+                new KeyOutput() {
+                    @Override
+                    public String key() {
+                        return key;
+                    }
+
+                    @Override
+                    public org.apache.flink.streaming.api.TimerService timers() {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public void reply(Reply reply) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public <T> void output(org.apache.flink.util.OutputTag<T> tag, T value) {
+                        throw new UnsupportedOperationException();
+                    }
+                });
+    }
+
     @Test
     void anIdleSlotStartsARequestAtOnceAndThoseThatComeWhileItRunsFormTheNextBatch()
             throws Exception {
         List<RoutedRequest> in = tickets(3);
-        try (var h = operator(executor(BATCHES_OF_TWO), null)) {
+        GraphExecutorFunction fn = executor(BATCHES_OF_TWO);
+        try (var h = operator(fn, null)) {
             h.setProcessingTime(0);
+            String key = in.get(0).shardKey();
+            assertThat(phase(h, fn, key)).isEqualTo(GraphExecutorFunction.KeyPhase.IDLE);
             h.processElement(in.get(0), 0); // nothing runs: t0 starts without waiting for a t1
+            assertThat(phase(h, fn, key))
+                    .isIn(
+                            GraphExecutorFunction.KeyPhase.RUNNING,
+                            GraphExecutorFunction.KeyPhase.DONE);
             h.processElement(in.get(1), 0);
             h.processElement(in.get(2), 0); // t1 and t2 queue behind it; the calls return
             assertThat(h.extractOutputValues()).isEmpty(); // only the task thread answers
             assertThat(h.numProcessingTimeTimers()).isZero(); // nothing polls; no flush timer
 
             assertThat(untilAnswered(h, 3)).containsExactly("t0", "t1", "t2");
+            assertThat(phase(h, fn, key)).isEqualTo(GraphExecutorFunction.KeyPhase.IDLE);
             assertThat(h.extractOutputValues())
                     .allSatisfy(
                             r -> {
