@@ -15,6 +15,7 @@ import io.zerolayer.operators.scheduling.BatchAnswers;
 import io.zerolayer.operators.scheduling.ExecutorSetup;
 import io.zerolayer.operators.scheduling.InjectedCrash;
 import io.zerolayer.operators.scheduling.KeyBatch;
+import io.zerolayer.operators.scheduling.KeyPhase;
 import io.zerolayer.operators.scheduling.MicroBatchPolicy;
 import io.zerolayer.operators.scheduling.SlotBatches;
 import io.zerolayer.operators.scheduling.TenantShares;
@@ -391,25 +392,6 @@ public class GraphExecutorFunction
     }
 
     /**
-     * After a restore: the keys whose batch was in flight at the checkpoint, for {@link #resume}.
-     */
-    List<String> keysInFlight(org.apache.flink.runtime.state.KeyedStateBackend<String> backend)
-            throws Exception {
-        List<String> keys = new ArrayList<>();
-        backend.applyToAllKeys(
-                org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
-                org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
-                KeyedBatchQueue.IN_FLIGHT,
-                (key, requests) -> {
-                    Iterable<RoutedRequest> held = requests.get();
-                    if (held != null && held.iterator().hasNext()) {
-                        keys.add(key);
-                    }
-                });
-        return keys;
-    }
-
-    /**
      * The key's batch on the inference thread is done (running → done): its replies go out, then
      * the key's queue starts its next batch (→ running, or idle). Called by {@link
      * GraphExecutorOperator} in the mailbox action that learns it; a signal for a batch already
@@ -422,24 +404,13 @@ public class GraphExecutorFunction
         }
     }
 
-    /**
-     * Where a key is: idle (nothing of it here), queued (requests wait for their batch, a flush
-     * timer set), running (its batch on the inference thread, its requests in flight) or done (the
-     * batch finished; the mailbox action that answers it is on its way). A batch restored in flight
-     * counts as queued: it runs first when the key next starts.
-     */
-    enum KeyPhase {
-        IDLE,
-        QUEUED,
-        RUNNING,
-        DONE
-    }
-
+    /** Where the current key is ({@link KeyPhase}). */
     KeyPhase phase(KeyOutput k) throws Exception {
-        if (busy(k)) {
-            return inference.done(k.key()) ? KeyPhase.DONE : KeyPhase.RUNNING;
-        }
-        return keyed.waiting() > 0 || keyed.holdsInFlight() ? KeyPhase.QUEUED : KeyPhase.IDLE;
+        boolean running = busy(k);
+        return KeyPhase.of(
+                running,
+                running && inference.done(k.key()),
+                keyed.waiting() > 0 || keyed.holdsInFlight());
     }
 
     /**

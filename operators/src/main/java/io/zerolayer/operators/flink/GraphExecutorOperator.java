@@ -55,7 +55,7 @@ public final class GraphExecutorOperator
                                 "zerolayer: the batch of %s is done",
                                 key));
         super.open();
-        List<String> inFlight = function.keysInFlight(getKeyedStateBackend());
+        List<String> inFlight = KeyedBatchQueue.keysInFlight(getKeyedStateBackend());
         if (!inFlight.isEmpty()) {
             LOG.info(
                     "{} keys had a batch in flight at the checkpoint; running them again",

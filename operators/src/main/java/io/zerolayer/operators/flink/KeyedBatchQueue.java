@@ -136,4 +136,24 @@ final class KeyedBatchQueue {
             flushAt.update(at);
         }
     }
+
+    /**
+     * After a restore: the keys whose batch was in flight at the checkpoint, for the executor to
+     * run again.
+     */
+    static List<String> keysInFlight(
+            org.apache.flink.runtime.state.KeyedStateBackend<String> backend) throws Exception {
+        List<String> keys = new ArrayList<>();
+        backend.applyToAllKeys(
+                org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
+                IN_FLIGHT,
+                (key, requests) -> {
+                    Iterable<RoutedRequest> held = requests.get();
+                    if (held != null && held.iterator().hasNext()) {
+                        keys.add(key);
+                    }
+                });
+        return keys;
+    }
 }

@@ -80,7 +80,7 @@ class ExecutorOnInferenceThreadTest {
     }
 
     /** Where {@code key} is in {@code fn}'s state machine, seen from its operator. */
-    private static GraphExecutorFunction.KeyPhase phase(
+    private static io.zerolayer.operators.scheduling.KeyPhase phase(
             KeyedBroadcastOperatorTestHarness<String, RoutedRequest, ControlCommand, Reply> h,
             GraphExecutorFunction fn,
             String key)
@@ -118,19 +118,21 @@ class ExecutorOnInferenceThreadTest {
         try (var h = operator(fn, null)) {
             h.setProcessingTime(0);
             String key = in.get(0).shardKey();
-            assertThat(phase(h, fn, key)).isEqualTo(GraphExecutorFunction.KeyPhase.IDLE);
+            assertThat(phase(h, fn, key))
+                    .isEqualTo(io.zerolayer.operators.scheduling.KeyPhase.IDLE);
             h.processElement(in.get(0), 0); // nothing runs: t0 starts without waiting for a t1
             assertThat(phase(h, fn, key))
                     .isIn(
-                            GraphExecutorFunction.KeyPhase.RUNNING,
-                            GraphExecutorFunction.KeyPhase.DONE);
+                            io.zerolayer.operators.scheduling.KeyPhase.RUNNING,
+                            io.zerolayer.operators.scheduling.KeyPhase.DONE);
             h.processElement(in.get(1), 0);
             h.processElement(in.get(2), 0); // t1 and t2 queue behind it; the calls return
             assertThat(h.extractOutputValues()).isEmpty(); // only the task thread answers
             assertThat(h.numProcessingTimeTimers()).isZero(); // nothing polls; no flush timer
 
             assertThat(untilAnswered(h, 3)).containsExactly("t0", "t1", "t2");
-            assertThat(phase(h, fn, key)).isEqualTo(GraphExecutorFunction.KeyPhase.IDLE);
+            assertThat(phase(h, fn, key))
+                    .isEqualTo(io.zerolayer.operators.scheduling.KeyPhase.IDLE);
             assertThat(h.extractOutputValues())
                     .allSatisfy(
                             r -> {
