@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.operators.execution.BatchRunner;
 import io.zerolayer.operators.execution.CompiledGraph;
 import io.zerolayer.operators.execution.EncoderPool;
-import io.zerolayer.operators.execution.NodeRun;
 import io.zerolayer.operators.execution.TicketGraph;
 import io.zerolayer.operators.kafka.ReplyRoute;
 import io.zerolayer.operators.replies.Reply;
 import io.zerolayer.operators.replies.ReplyAssembler;
 import io.zerolayer.operators.routing.RoutedRequest;
 import io.zerolayer.schemas.AnalysisRequest;
-import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.KernelCostRecord;
 import io.zerolayer.schemas.ResponseStatus;
@@ -45,30 +43,6 @@ class BatchAnswersTest {
                 public void batchRan(int requests, BatchRunner.Outcome outcome) {
                     batchesRan.add(requests + (outcome.fellBack() ? " fell back" : ""));
                 }
-
-                @Override
-                public void cacheHit() {}
-
-                @Override
-                public void sharedStructure() {}
-
-                @Override
-                public void compiled(long compileMicros) {}
-
-                @Override
-                public void queuedFor(long millis) {}
-
-                @Override
-                public void passShared(long graphs) {}
-
-                @Override
-                public void prunedRequest() {}
-
-                @Override
-                public void kernels(String tenant, List<NodeRun> nodes) {}
-
-                @Override
-                public void replied(AnalysisResponse response, long millis) {}
             };
 
     private final BatchAnswers answers =
