@@ -37,22 +37,35 @@ public record OnnxGraph(List<Node> nodes, Map<String, Initializer> initializers)
             in.setSizeLimit(Integer.MAX_VALUE);
             List<Node> nodes = new ArrayList<>();
             Map<String, Initializer> initializers = new HashMap<>();
-            while (true) {
-                int tag = in.readTag();
-                if (tag == 0) {
-                    break;
-                }
-                if (WireFormat.getTagFieldNumber(tag) == 7) { // ModelProto.graph
-                    int limit = in.pushLimit(in.readRawVarint32());
-                    readGraph(in, nodes, initializers);
-                    in.popLimit(limit);
-                } else {
-                    in.skipField(tag);
-                }
-            }
+            forEachGraph(in, graph -> readGraph(graph, nodes, initializers));
             return new OnnxGraph(List.copyOf(nodes), Map.copyOf(initializers));
         } catch (IOException e) {
             throw new UncheckedIOException("Not a readable ONNX model: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a {@code GraphProto}, positioned at its start and limited to its length. */
+    public interface GraphReader {
+        void read(CodedInputStream graph) throws IOException;
+    }
+
+    /**
+     * Walks a serialized {@code ModelProto}, handing each of its graphs (field 7) to {@code
+     * reader}, limited to the graph's bytes; every other field is skipped.
+     */
+    public static void forEachGraph(CodedInputStream in, GraphReader reader) throws IOException {
+        while (true) {
+            int tag = in.readTag();
+            if (tag == 0) {
+                return;
+            }
+            if (WireFormat.getTagFieldNumber(tag) == 7) { // ModelProto.graph
+                int limit = in.pushLimit(in.readRawVarint32());
+                reader.read(in);
+                in.popLimit(limit);
+            } else {
+                in.skipField(tag);
+            }
         }
     }
 

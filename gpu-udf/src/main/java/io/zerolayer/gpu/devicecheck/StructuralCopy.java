@@ -29,19 +29,7 @@ public final class StructuralCopy {
         try {
             CodedInputStream in = CodedInputStream.newInstance(onnx);
             in.setSizeLimit(Integer.MAX_VALUE);
-            while (true) {
-                int tag = in.readTag();
-                if (tag == 0) {
-                    break;
-                }
-                if (WireFormat.getTagFieldNumber(tag) == 7) { // ModelProto.graph
-                    int limit = in.pushLimit(in.readRawVarint32());
-                    graph(in, out);
-                    in.popLimit(limit);
-                } else {
-                    in.skipField(tag);
-                }
-            }
+            io.zerolayer.gpu.costmodel.OnnxGraph.forEachGraph(in, graph -> graph(graph, out));
         } catch (IOException e) {
             throw new UncheckedIOException("Not a readable ONNX model: " + e.getMessage(), e);
         }
