@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * entry where a copy of it was edited, cut or added to.
  */
 class AuditChainITCase {
-    private static final int SLOTS = PrometheusCluster.SLOTS;
+    private static final int SLOTS = 2;
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
             SingleObjectCodec.of(AnalysisRequest.class);
@@ -49,6 +50,7 @@ class AuditChainITCase {
             SingleObjectCodec.of(AnalysisResponse.class);
     private static final SingleObjectCodec<AuditEntry> AUDIT =
             SingleObjectCodec.of(AuditEntry.class);
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9370, 9379);
 
     @RegisterExtension
     @Order(1)
@@ -56,7 +58,7 @@ class AuditChainITCase {
 
     @RegisterExtension
     @Order(2)
-    static final PrometheusCluster METRICS = PrometheusCluster.shared();
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     @RegisterExtension
     @Order(3)

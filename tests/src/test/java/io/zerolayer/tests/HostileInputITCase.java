@@ -33,6 +33,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -50,7 +51,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * innocent request sent after the hostile ones answered.
  */
 class HostileInputITCase {
-    private static final int SLOTS = PrometheusCluster.SLOTS;
+    private static final int SLOTS = 2;
     private static final Duration OUTCOME_TIMEOUT = Duration.ofSeconds(120);
 
     /** Generous: the point is that it is answered at all while hostile records are about. */
@@ -62,13 +63,15 @@ class HostileInputITCase {
             SingleObjectCodec.of(AnalysisResponse.class);
 
     /** Prometheus ports of this class's cluster, clear of serve's and the other ITCases'. */
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9280, 9299);
+
     @RegisterExtension
     @Order(1)
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @RegisterExtension
     @Order(2)
-    static final PrometheusCluster METRICS = PrometheusCluster.shared();
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     private static Configuration conf;
     private static JobClient job;

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,10 +40,12 @@ import org.junit.jupiter.api.io.TempDir;
  * figure, measured by {@code zerolayer bench}'s noisy-neighbour phase, not here.
  */
 class NoisyNeighbourITCase {
-    private static final int SLOTS = PrometheusCluster.SLOTS;
+    private static final int SLOTS = 2;
 
     /** Quiet requests sent beside the flood. */
     private static final int QUIET_REQUESTS = 40;
+
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9360, 9369);
 
     @RegisterExtension
     @Order(1)
@@ -50,7 +53,7 @@ class NoisyNeighbourITCase {
 
     @RegisterExtension
     @Order(2)
-    static final PrometheusCluster METRICS = PrometheusCluster.shared();
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     @RegisterExtension
     @Order(3)

@@ -21,6 +21,7 @@ import io.zerolayer.schemas.serde.SingleObjectCodec;
 import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
 import io.zerolayer.tests.testutils.HostileRecords;
 import io.zerolayer.tests.testutils.PrometheusCluster;
+import io.zerolayer.tests.testutils.SharedWithNestedClasses;
 import io.zerolayer.tests.testutils.StreamingJobExtension;
 import io.zerolayer.tests.testutils.TestTenants;
 import java.nio.ByteBuffer;
@@ -47,7 +48,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** The streaming job on a Flink MiniCluster against a real KRaft broker. */
 class StreamingJobITCase {
-    private static final int SLOTS = PrometheusCluster.SLOTS;
+    private static final int SLOTS = 2;
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
@@ -62,13 +63,16 @@ class StreamingJobITCase {
             SingleObjectCodec.of(CostSummary.class);
 
     /** Ports the test cluster's Prometheus reporter may take (clear of serve's 9249–9259). */
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9260, 9279);
+
     @RegisterExtension
     @Order(1)
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @RegisterExtension
     @Order(2)
-    static final PrometheusCluster METRICS = PrometheusCluster.shared();
+    static final SharedWithNestedClasses FLINK =
+            new SharedWithNestedClasses(METRICS.extension(SLOTS));
 
     /** The job of each test, on topics of its own; a test starts it once its settings are made. */
     @RegisterExtension

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * why. Tenants change on a running job through the control topic.
  */
 class TenantAuthITCase {
-    private static final int SLOTS = PrometheusCluster.SLOTS;
+    private static final int SLOTS = 2;
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
             SingleObjectCodec.of(AnalysisRequest.class);
@@ -47,6 +48,7 @@ class TenantAuthITCase {
             SingleObjectCodec.of(AnalysisResponse.class);
     private static final SingleObjectCodec<KernelCostRecord> COSTS =
             SingleObjectCodec.of(KernelCostRecord.class);
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9350, 9359);
 
     @RegisterExtension
     @Order(1)
@@ -54,7 +56,7 @@ class TenantAuthITCase {
 
     @RegisterExtension
     @Order(2)
-    static final PrometheusCluster METRICS = PrometheusCluster.shared();
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
 
     @RegisterExtension
     @Order(3)

@@ -25,35 +25,33 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A real KRaft broker, plus the plain producer/consumer calls tests need. One broker serves every
  * test class of a test JVM: each test uses topics of its own ({@link #freshTopic}), so classes do
  * not see each other's records, and the broker starts once instead of once per class. It stops when
- * the test JVM exits.
+ * the JVM's tests are done.
  *
  * <pre>{@code
  * @RegisterExtension static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
  * }</pre>
  */
 public final class EmbeddedKafkaExtension implements BeforeAllCallback {
-    /** The test JVM's broker, started by the first class that needs one. */
-    private static EmbeddedKafkaBroker shared;
-
     private EmbeddedKafkaBroker broker;
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        broker = sharedBroker();
+        broker =
+                context.getRoot()
+                        .getStore(ExtensionContext.Namespace.GLOBAL)
+                        .getOrComputeIfAbsent(
+                                SharedBroker.class,
+                                k -> new SharedBroker(EmbeddedKafkaBroker.start(null)),
+                                SharedBroker.class)
+                        .broker();
     }
 
-    /**
-     * The test JVM's broker. Kept in a static field, not JUnit's root store: surefire runs each
-     * test class as an execution of its own, whose root store closes with the class. It stops when
-     * the test JVM exits.
-     */
-    private static synchronized EmbeddedKafkaBroker sharedBroker() {
-        if (shared == null) {
-            EmbeddedKafkaBroker started = EmbeddedKafkaBroker.start(null);
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-broker-stop"));
-            shared = started;
+    /** The JVM's broker, closed by JUnit when the root context closes. */
+    private record SharedBroker(EmbeddedKafkaBroker broker) implements AutoCloseable {
+        @Override
+        public void close() {
+            broker.close();
         }
-        return shared;
     }
 
     public String bootstrapServers() {
