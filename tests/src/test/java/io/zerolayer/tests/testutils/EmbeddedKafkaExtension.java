@@ -26,10 +26,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A real KRaft broker for a test class and its nested classes, plus the plain producer/consumer
  * calls tests need. Each test uses topics of its own ({@link #freshTopic}).
  *
- * <p>One broker per test class, not per test JVM: a JVM-wide broker (and MiniCluster) was measured
- * slower here, the README's test command 8 min 33 s and 8 min 41 s against 7 min 42 s and 7 min 44
- * s, as the one broker gathered every class's topics and transactions. Surefire runs each class as
- * a JUnit execution of its own, so the class's end is where this broker stops.
+ * <p>One broker per test class, not per test JVM: a broker and MiniCluster shared by every class of
+ * a JVM were tried and showed no gain on this noisy machine (docs/testing.md), so the simpler
+ * lifecycle stays. Surefire runs each class as a JUnit execution of its own: the class's end is
+ * where this broker stops.
  *
  * <pre>{@code
  * @RegisterExtension static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
