@@ -147,7 +147,7 @@ public final class SlotGraphs implements AutoCloseable {
         classifier = new StructureClassifier(contracts);
         // shared with the classifier's estimates and the other slots of this TaskManager
         compiler =
-                GraphCompiler.shared(
+                io.zerolayer.operators.compiler.SharedCompilers.of(
                         GraphIdentity.current(contracts.version(), hardwareProfile), estimator);
         if (reload) {
             warm.clear(); // graphs of the old contracts can no longer be hit

@@ -261,7 +261,7 @@ public class DecodeAndClassifyFunction
     private void use(TaskContracts taskContracts) {
         classifier = new StructureClassifier(taskContracts);
         compiler =
-                GraphCompiler.shared(
+                io.zerolayer.operators.compiler.SharedCompilers.of(
                         GraphIdentity.current(taskContracts.version(), GraphIdentity.ANY_HARDWARE),
                         io.zerolayer.operators.compiler.CostEstimator.nominal());
         estimates = new StructureEstimates(taskContracts, estimator);

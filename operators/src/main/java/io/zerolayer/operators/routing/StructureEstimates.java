@@ -33,7 +33,7 @@ public final class StructureEstimates {
         // the compiler the executor slots of this TaskManager compile with, for the same hardware:
         // a structure estimated here is compiled once, for both
         this.estimating =
-                GraphCompiler.shared(
+                io.zerolayer.operators.compiler.SharedCompilers.of(
                         GraphIdentity.current(contracts.version(), estimator.profile()), estimator);
         this.safeModeMaxChars = contracts.limits().safeModeMaxChars();
     }

@@ -20,11 +20,17 @@ class StructureEstimatesTest {
     @Test
     void compilersOfOneIdentityAndHardwareAreOneInstance() {
         GraphIdentity identity = GraphIdentity.current("v-shared", "cpu-avx2@test");
-        assertThat(GraphCompiler.shared(identity, CostEstimator.nominal()))
-                .isSameAs(GraphCompiler.shared(identity, CostEstimator.nominal()));
-        assertThat(GraphCompiler.shared(identity, CostEstimator.nominal()))
+        assertThat(
+                        io.zerolayer.operators.compiler.SharedCompilers.of(
+                                identity, CostEstimator.nominal()))
+                .isSameAs(
+                        io.zerolayer.operators.compiler.SharedCompilers.of(
+                                identity, CostEstimator.nominal()));
+        assertThat(
+                        io.zerolayer.operators.compiler.SharedCompilers.of(
+                                identity, CostEstimator.nominal()))
                 .isNotSameAs(
-                        GraphCompiler.shared(
+                        io.zerolayer.operators.compiler.SharedCompilers.of(
                                 GraphIdentity.current("v-other", "cpu-avx2@test"),
                                 CostEstimator.nominal()));
     }
@@ -42,7 +48,7 @@ class StructureEstimatesTest {
         new StructureEstimates(CONTRACTS, hardware).of(decision);
         // the compiler a slot of this hardware compiles with (SlotGraphs)
         GraphCompiler slot =
-                GraphCompiler.shared(
+                io.zerolayer.operators.compiler.SharedCompilers.of(
                         GraphIdentity.current(CONTRACTS.version(), hardware.profile()), hardware);
         long compiled = slot.plansCompiled();
         assertThat(compiled).as("plans compiled by the estimate").isPositive();
