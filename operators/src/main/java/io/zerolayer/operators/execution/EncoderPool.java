@@ -21,9 +21,11 @@ import java.util.Map;
  * same job: the pools live in the job's classes; in one JVM running several jobs from the same
  * classes, as a MiniCluster does, any of them — the sessions are the same models either way): a
  * restart after a failure then finds its sessions open rather than loading every model's weights
- * again, which is most of a restarted slot's start-up. A pool is used by one slot at a time; parked
- * pools are closed by {@link #closeParked}, which the job registers to run when Flink releases its
- * classes on this TaskManager.
+ * again, which is most of a restarted slot's start-up. A pool is used by one slot at a time. Where
+ * these classes are the job's own (a job jar on a cluster), parked pools are closed by {@link
+ * #closeParked}, which the job registers to run when Flink releases its classes on this
+ * TaskManager; where they {@linkplain #outliveJobs outlive the job} (on the JVM's class path: a
+ * MiniCluster, {@code serve}, the tests), parked pools stay for the next job of the JVM.
  */
 public final class EncoderPool implements AutoCloseable {
     /** Parked pools by their settings; any slot with the same settings may take one. */
@@ -80,6 +82,22 @@ public final class EncoderPool implements AutoCloseable {
         }
         all.forEach(EncoderPool::close);
         return all.size();
+    }
+
+    /**
+     * Whether these classes outlive any one job in this JVM: loaded from the JVM's class path (a
+     * MiniCluster, {@code serve}, {@code demo}, a test), not from a job's jar, which Flink loads in
+     * a class loader of its own and drops with the job. Then a parked pool cannot leak with a job's
+     * classes, and the next job of the JVM takes it back instead of opening every session again.
+     */
+    public static boolean outliveJobs() {
+        ClassLoader mine = EncoderPool.class.getClassLoader();
+        for (ClassLoader l = ClassLoader.getSystemClassLoader(); l != null; l = l.getParent()) {
+            if (l == mine) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<Object> key(int intraOpThreads, ExecutionDevice cuda) {

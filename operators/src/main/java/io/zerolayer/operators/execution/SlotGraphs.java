@@ -111,7 +111,7 @@ public final class SlotGraphs implements AutoCloseable {
         this.encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
         if (encoders.openSessions() > 0) {
             LOG.info(
-                    "Reusing {} ONNX sessions an earlier task of this job left in this JVM",
+                    "Reusing {} ONNX sessions an earlier task left in this JVM",
                     encoders.openSessions());
         }
         // the fallback's int8 encoder and the fp32 one most plans choose open now; any other

@@ -41,9 +41,12 @@ record ExecutorSlot(
                         setup.extraProfilesYaml());
         int slot = context.getTaskInfo().getIndexOfThisSubtask();
         // a restarted task takes back the sessions an earlier task of this job left in this JVM;
-        // they are closed when Flink releases the job's classes here
-        context.registerUserCodeClassLoaderReleaseHookIfAbsent(
-                "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
+        // they are closed when Flink releases the job's classes here, unless the classes (and so
+        // the sessions) outlive the job, when the JVM's next job takes them back too
+        if (!EncoderPool.outliveJobs()) {
+            context.registerUserCodeClassLoaderReleaseHookIfAbsent(
+                    "zerolayer-parked-onnx-sessions", EncoderPool::closeParked);
+        }
         SlotGraphs graphs =
                 new SlotGraphs(
                         hardware,

@@ -45,4 +45,31 @@ class EncoderPoolTest {
         assertThat(EncoderPool.reuseOrOpen(THREADS, null)).isNotSameAs(parked);
         inUse.close();
     }
+
+    @Test
+    void poolsOutliveJobsOnlyWhereTheseClassesComeFromTheJvmsClassPath() throws Exception {
+        assertThat(EncoderPool.outliveJobs()).as("on the test's class path").isTrue();
+        // loaded again, child-first, by a loader of its own, as Flink loads a job jar's classes
+        java.net.URL classes =
+                EncoderPool.class.getProtectionDomain().getCodeSource().getLocation();
+        try (java.net.URLClassLoader jobJar =
+                new java.net.URLClassLoader(
+                        new java.net.URL[] {classes}, EncoderPool.class.getClassLoader()) {
+                    @Override
+                    protected Class<?> loadClass(String name, boolean resolve)
+                            throws ClassNotFoundException {
+                        if (!name.equals(EncoderPool.class.getName())) {
+                            return super.loadClass(name, resolve);
+                        }
+                        synchronized (getClassLoadingLock(name)) {
+                            Class<?> c = findLoadedClass(name);
+                            return c != null ? c : findClass(name);
+                        }
+                    }
+                }) {
+            Class<?> own = jobJar.loadClass(EncoderPool.class.getName());
+            assertThat(own.getClassLoader()).isSameAs(jobJar);
+            assertThat(own.getMethod("outliveJobs").invoke(null)).isEqualTo(false);
+        }
+    }
 }
