@@ -167,7 +167,16 @@ class TenantAuthITCase {
                 conf.get(KafkaOptions.CONTROL_TOPIC),
                 null,
                 new ControlCommand(ControlCommand.RELOAD_TENANTS, null).toJson());
-        Thread.sleep(2_000);
+        // every classifier and executor subtask has tried it and kept the tenants in force
+        org.awaitility.Awaitility.await()
+                .atMost(TIMEOUT)
+                .until(
+                        () ->
+                                METRICS.sum(
+                                                "flink_taskmanager_job_task_operator_command_outcome_control_commands_total",
+                                                "command=\"reload_tenants\"",
+                                                "outcome=\"ignored\"")
+                                        >= 2 * SLOTS);
         sendAs(globex, requests, "after-broken-file");
         assertThat(
                         KAFKA.readUntil(

@@ -52,7 +52,7 @@ public final class TenantsInForce implements Serializable {
      * Re-reads the file. One that cannot be read or used is logged and ignored: the registry in
      * force stays.
      *
-     * @return whether the registry changed
+     * @return whether the file was read and is now in force, changed or not
      */
     public boolean reload() {
         try {
@@ -60,7 +60,7 @@ public final class TenantsInForce implements Serializable {
             boolean changed = !reloaded.digest().equals(current.digest());
             current = reloaded;
             LOG.info("Tenants reloaded{}: {}", changed ? "" : " (unchanged)", reloaded);
-            return changed;
+            return true;
         } catch (TenantRegistryException e) {
             LOG.error("reload-tenants ignored, the tenants in force stay: {}", e.getMessage());
             return false;

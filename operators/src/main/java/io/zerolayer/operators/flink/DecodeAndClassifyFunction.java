@@ -236,8 +236,8 @@ public class DecodeAndClassifyFunction
                             hardware.profile(), hardware.primary(), intraOpThreads);
         }
         use(contracts.initial());
-        commands = new ControlCommands("classifier", contracts, tenants, this::use, null);
         metrics = getRuntimeContext().getMetricGroup();
+        commands = new ControlCommands("classifier", contracts, tenants, this::use, null, metrics);
         recordsIn = metrics.counter("requests_in_total");
         deadLetters = metrics.counter("requests_dead_lettered_total");
         rejected = metrics.counter("requests_rejected_total");

@@ -170,7 +170,14 @@ public class GraphExecutorFunction
         batches = slot.batches();
         keyed = new KeyedBatchQueue(getRuntimeContext());
         crash = new InjectedCrash(setup.crashAfterRequests());
-        commands = new ControlCommands("executor", contracts, tenants, graphs::use, graphs::clear);
+        commands =
+                new ControlCommands(
+                        "executor",
+                        contracts,
+                        tenants,
+                        graphs::use,
+                        graphs::clear,
+                        getRuntimeContext().getMetricGroup());
         if (tenants != null) {
             tenants.open();
             shares = new TenantShares(tenant -> tenants.current().quotas(tenant));

@@ -203,6 +203,65 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         return out;
     }
 
+    /**
+     * A read_committed reader of every partition of {@code topics}, from their ends now: it sees
+     * only what is written after this call, however much the topics already hold.
+     */
+    public Tail tail(List<String> topics) {
+        return new Tail(bootstrapServers(), topics);
+    }
+
+    /** What {@link #tail} returns; close it. */
+    public static final class Tail implements AutoCloseable {
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final List<TopicPartition> partitions = new ArrayList<>();
+
+        private Tail(String bootstrapServers, List<String> topics) {
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            consumer =
+                    new KafkaConsumer<>(
+                            p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            for (String topic : topics) {
+                consumer.partitionsFor(topic, Duration.ofSeconds(30))
+                        .forEach(
+                                info ->
+                                        partitions.add(
+                                                new TopicPartition(topic, info.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position); // fixes the start before anything is sent
+        }
+
+        /** The records that came within {@code wait}, possibly none. */
+        public List<ConsumerRecord<byte[], byte[]>> poll(Duration wait) {
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            consumer.poll(wait).forEach(out::add);
+            return out;
+        }
+
+        /** Every record up to each partition's last stable offset now. */
+        public List<ConsumerRecord<byte[], byte[]>> toEnd() {
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Could not read " + partitions + " to the end");
+                }
+                consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
     /** Reads until {@code count} records came, one satisfies {@code until}, or time is up. */
     private List<ConsumerRecord<byte[], byte[]>> readFromStart(
             String topic,

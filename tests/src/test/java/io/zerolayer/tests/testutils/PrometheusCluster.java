@@ -63,4 +63,25 @@ public final class PrometheusCluster {
         }
         return all.toString();
     }
+
+    /**
+     * The sum of metric {@code name} over every series whose labels include all of {@code labels}
+     * (each as {@code key="value"}), served on the range now.
+     */
+    public double sum(String name, String... labels) {
+        double total = 0;
+        for (String line : scrape().split("\n")) {
+            if (!line.startsWith(name + "{")) {
+                continue;
+            }
+            boolean all = true;
+            for (String label : labels) {
+                all &= line.contains(label);
+            }
+            if (all) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
+    }
 }
