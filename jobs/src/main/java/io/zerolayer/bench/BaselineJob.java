@@ -84,13 +84,14 @@ final class BaselineJob {
             Kind kind,
             String contractsYaml,
             Map<String, EncoderModel> taskModels) {
-        String bootstrap = conf.get(KafkaOptions.BOOTSTRAP_SERVERS);
+        io.zerolayer.operators.kafka.KafkaConnection kafka = KafkaOptions.connection(conf);
         env.enableCheckpointing(
                 conf.get(ExecutorOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
-                        .setBootstrapServers(bootstrap)
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setProperties(io.zerolayer.jobs.JobSinks.shared(kafka))
                         .setTopics(conf.get(KafkaOptions.REQUESTS_TOPIC))
                         .setGroupId(conf.get(KafkaOptions.GROUP_ID) + "-" + kind.id)
                         .setStartingOffsets(
@@ -117,7 +118,7 @@ final class BaselineJob {
                 .sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 kind.id,
                                 new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
                                 conf.get(KafkaOptions.REPLY_DELIVERY)))

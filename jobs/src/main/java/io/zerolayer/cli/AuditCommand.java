@@ -42,6 +42,8 @@ final class AuditCommand implements Runnable {
                 description = "Kafka to read the committed records of the audit topic from.")
         String bootstrapServers;
 
+        @picocli.CommandLine.Mixin KafkaClientFile kafkaClient = new KafkaClientFile();
+
         @Option(names = "--tenant", description = "Verify this tenant's chain only.")
         String tenant;
 
@@ -63,7 +65,12 @@ final class AuditCommand implements Runnable {
 
         @Override
         public Integer call() {
-            return verify(bootstrapServers, topic, tenant, timeout, spec.commandLine().getOut());
+            return verify(
+                    kafkaClient.connection(bootstrapServers),
+                    topic,
+                    tenant,
+                    timeout,
+                    spec.commandLine().getOut());
         }
     }
 
@@ -75,7 +82,7 @@ final class AuditCommand implements Runnable {
      * @throws IllegalArgumentException when the topic cannot be read to its end
      */
     static int verify(
-            String bootstrapServers,
+            io.zerolayer.operators.kafka.KafkaConnection kafka,
             String topic,
             String tenant,
             Duration timeout,
@@ -86,7 +93,7 @@ final class AuditCommand implements Runnable {
         try {
             complete =
                     CommittedRecords.forEach(
-                            bootstrapServers,
+                            kafka,
                             topic,
                             AuditEntry.class,
                             timeout,
@@ -105,7 +112,7 @@ final class AuditCommand implements Runnable {
                             });
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             throw new IllegalArgumentException(
-                    "Cannot read " + topic + " on " + bootstrapServers + ": " + e.getMessage());
+                    "Cannot read " + topic + " on " + kafka + ": " + e.getMessage());
         }
         if (!complete) {
             throw new IllegalArgumentException(

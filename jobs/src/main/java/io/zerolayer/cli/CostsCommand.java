@@ -51,6 +51,8 @@ final class CostsCommand implements Runnable {
         @ArgGroup(multiplicity = "1")
         Source source;
 
+        @picocli.CommandLine.Mixin KafkaClientFile kafkaClient = new KafkaClientFile();
+
         @Option(
                 names = "--topic",
                 defaultValue = "zerolayer.kernel-costs",
@@ -68,7 +70,10 @@ final class CostsCommand implements Runnable {
             List<KernelCostRecord> records =
                     source.file != null
                             ? fromFile(source.file)
-                            : fromTopic(source.bootstrapServers, topic, Duration.ofSeconds(30));
+                            : fromTopic(
+                                    kafkaClient.connection(source.bootstrapServers),
+                                    topic,
+                                    Duration.ofSeconds(30));
             String from =
                     source.file != null
                             ? source.file.toString()
@@ -101,10 +106,11 @@ final class CostsCommand implements Runnable {
      * The committed records of {@code topic}, the latest per record id: a replay rewrites a record
      * under the same id, and is counted once.
      */
-    static List<KernelCostRecord> fromTopic(String bootstrap, String topic, Duration timeout) {
+    static List<KernelCostRecord> fromTopic(
+            io.zerolayer.operators.kafka.KafkaConnection kafka, String topic, Duration timeout) {
         return new ArrayList<>(
                 CommittedRecords.readLatest(
-                                bootstrap,
+                                kafka,
                                 topic,
                                 KernelCostRecord.class,
                                 KernelCostRecord::getRecordId,

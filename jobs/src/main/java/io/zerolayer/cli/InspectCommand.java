@@ -31,6 +31,8 @@ final class InspectCommand implements Callable<Integer> {
             description = "Kafka bootstrap servers.")
     String bootstrapServers;
 
+    @picocli.CommandLine.Mixin KafkaClientFile kafkaClient = new KafkaClientFile();
+
     @Option(
             names = "--graphs-topic",
             defaultValue = "zerolayer.graphs",
@@ -184,7 +186,7 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     private Map<String, ExecutionGraph> readAll() {
-        return new GraphDescriptors(bootstrapServers, graphsTopic)
+        return new GraphDescriptors(kafkaClient.connection(bootstrapServers), graphsTopic)
                 .readLatest(Duration.ofSeconds(30));
     }
 }

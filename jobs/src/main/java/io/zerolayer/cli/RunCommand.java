@@ -3,7 +3,6 @@ package io.zerolayer.cli;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -52,19 +51,12 @@ final class RunCommand implements Callable<Integer> {
      * of a job that fails over until someone creates them.
      */
     private static void requireTopics(Configuration conf) throws Exception {
-        String bootstrap =
-                conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS)
-                        .orElseThrow(
-                                () ->
-                                        new IllegalArgumentException(
-                                                "Set --bootstrap-servers or "
-                                                        + KafkaOptions.BOOTSTRAP_SERVERS.key()
-                                                        + " in config.yaml"));
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+        io.zerolayer.operators.kafka.KafkaConnection kafka = KafkaOptions.connection(conf);
+        try (Admin admin = Admin.create(kafka.properties())) {
             JobTopic.requireAll(
                     JobTopic.of(conf, conf.get(CoreOptions.DEFAULT_PARALLELISM)),
                     admin.listTopics().names().get(30, TimeUnit.SECONDS),
-                    bootstrap);
+                    kafka.bootstrapServers());
         }
     }
 }

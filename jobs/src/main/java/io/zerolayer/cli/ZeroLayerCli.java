@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             DeviceCheckCommand.class,
             CostsCommand.class,
             AuditCommand.class,
+            TenantsCommand.class,
             EvalCommand.class,
             BenchCommand.class
         })

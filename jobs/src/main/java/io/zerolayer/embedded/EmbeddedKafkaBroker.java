@@ -1,5 +1,6 @@
 package io.zerolayer.embedded;
 
+import io.zerolayer.operators.kafka.KafkaConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -14,7 +15,6 @@ import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -41,17 +41,49 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
+    /** How clients reach the broker. */
+    public enum Security {
+        /** Anyone who reaches the port may do anything; no authorizer. */
+        PLAINTEXT,
+        /**
+         * Clients authenticate with SASL/SCRAM-SHA-512 and may do only what ACLs grant them
+         * (Kafka's {@code StandardAuthorizer}, nothing allowed without an ACL); topics are created
+         * only on purpose, never by a client asking for a name. The broker itself and {@link
+         * #adminConnection()} use a listener of their own (SASL/PLAIN, one user: the admin, a super
+         * user whose password lives in the data folder).
+         */
+        SCRAM
+    }
+
+    /** The broker's super user, on its internal listener. */
+    public static final String ADMIN_USER = "admin";
+
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final KafkaConnection admin;
     private final Path dataDir;
     private final boolean deleteOnClose;
 
     private EmbeddedKafkaBroker(
-            KafkaRaftServer server, String bootstrapServers, Path dataDir, boolean deleteOnClose) {
+            KafkaRaftServer server,
+            String bootstrapServers,
+            KafkaConnection admin,
+            Path dataDir,
+            boolean deleteOnClose) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.admin = admin;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
+    }
+
+    /**
+     * Formats storage and starts a plaintext broker.
+     *
+     * @param dataDir folder for logs and metadata; null for a temporary folder deleted on close
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir) {
+        return start(dataDir, Security.PLAINTEXT);
     }
 
     /**
@@ -59,7 +91,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      *
      * @param dataDir folder for logs and metadata; null for a temporary folder deleted on close
      */
-    public static EmbeddedKafkaBroker start(Path dataDir) {
+    public static EmbeddedKafkaBroker start(Path dataDir, Security security) {
         long started = System.nanoTime();
         try {
             boolean temporary = dataDir == null;
@@ -74,23 +106,34 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             Path logs = dir.resolve("logs");
             Files.createDirectories(logs);
-            int[] ports = temporary ? new int[] {freePort(), freePort()} : keptPorts(dir);
+            int[] ports =
+                    temporary ? new int[] {freePort(), freePort(), freePort()} : keptPorts(dir);
             int brokerPort = ports[0];
             int controllerPort = ports[1];
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
             props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-            props.put(
-                    "listeners",
-                    "PLAINTEXT://localhost:"
-                            + brokerPort
-                            + ",CONTROLLER://localhost:"
-                            + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
             props.put("controller.listener.names", "CONTROLLER");
-            props.put("inter.broker.listener.name", "PLAINTEXT");
-            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            KafkaConnection admin;
+            if (security == Security.SCRAM) {
+                String password = adminPassword(dir);
+                admin = scramListeners(props, brokerPort, controllerPort, ports[2], password);
+            } else {
+                props.put(
+                        "listeners",
+                        "PLAINTEXT://localhost:"
+                                + brokerPort
+                                + ",CONTROLLER://localhost:"
+                                + controllerPort);
+                props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+                props.put("inter.broker.listener.name", "PLAINTEXT");
+                props.put(
+                        "listener.security.protocol.map",
+                        "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+                props.put("auto.create.topics.enable", "true");
+                admin = KafkaConnection.plaintext("localhost:" + brokerPort);
+            }
             props.put("log.dirs", logs.toString());
             props.put("offsets.topic.replication.factor", "1");
             props.put("offsets.topic.num.partitions", "4");
@@ -100,7 +143,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("share.coordinator.state.topic.replication.factor", "1");
             props.put("share.coordinator.state.topic.min.isr", "1");
             props.put("group.initial.rebalance.delay.ms", "0");
-            props.put("auto.create.topics.enable", "true");
             props.put("num.partitions", "1");
             // room for large prompts (the contracts allow 32 MiB) and their dead letters
             props.put("message.max.bytes", String.valueOf(64 << 20));
@@ -126,12 +168,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             String bootstrap = "localhost:" + brokerPort;
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dir, temporary);
+            EmbeddedKafkaBroker broker =
+                    new EmbeddedKafkaBroker(server, bootstrap, admin, dir, temporary);
             broker.awaitReady();
             LOG.info(
-                    "Kafka {} KRaft broker up at {} (data in {}) in {} ms",
+                    "Kafka {} KRaft broker up at {}{} (data in {}) in {} ms",
                     org.apache.kafka.common.utils.AppInfoParser.getVersion(),
                     bootstrap,
+                    security == Security.SCRAM ? " (SASL/SCRAM-SHA-512, ACLs)" : "",
                     dir,
                     (System.nanoTime() - started) / 1_000_000);
             return broker;
@@ -143,8 +187,110 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
+    /** Where clients connect: with SCRAM credentials when the broker is {@link Security#SCRAM}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The broker's super user: plaintext on a plaintext broker, else its internal listener. */
+    public KafkaConnection adminConnection() {
+        return admin;
+    }
+
+    /**
+     * The listeners of a {@link Security#SCRAM} broker: clients on {@code brokerPort} (SCRAM, what
+     * ACLs allow), the broker itself and its admin on {@code internalPort} and the controller
+     * (PLAIN, the admin only, a super user).
+     */
+    private static KafkaConnection scramListeners(
+            Properties props,
+            int brokerPort,
+            int controllerPort,
+            int internalPort,
+            String password) {
+        props.put(
+                "listeners",
+                "EXTERNAL://localhost:"
+                        + brokerPort
+                        + ",INTERNAL://localhost:"
+                        + internalPort
+                        + ",CONTROLLER://localhost:"
+                        + controllerPort);
+        props.put(
+                "advertised.listeners",
+                "EXTERNAL://localhost:" + brokerPort + ",INTERNAL://localhost:" + internalPort);
+        props.put(
+                "listener.security.protocol.map",
+                "EXTERNAL:SASL_PLAINTEXT,INTERNAL:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+        props.put("inter.broker.listener.name", "INTERNAL");
+        props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        props.put("sasl.mechanism.controller.protocol", "PLAIN");
+        props.put("listener.name.external.sasl.enabled.mechanisms", "SCRAM-SHA-512");
+        props.put(
+                "listener.name.external.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        String plain =
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                        + ADMIN_USER
+                        + "\" password=\""
+                        + password
+                        + "\" user_"
+                        + ADMIN_USER
+                        + "=\""
+                        + password
+                        + "\";";
+        for (String listener : List.of("internal", "controller")) {
+            props.put("listener.name." + listener + ".sasl.enabled.mechanisms", "PLAIN");
+            props.put("listener.name." + listener + ".plain.sasl.jaas.config", plain);
+        }
+        props.put(
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        props.put("super.users", "User:" + ADMIN_USER);
+        props.put("allow.everyone.if.no.acl.found", "false");
+        // a client asking for a missing name must not create it
+        props.put("auto.create.topics.enable", "false");
+        return new KafkaConnection(
+                "localhost:" + internalPort,
+                Map.of(
+                        "security.protocol",
+                        "SASL_PLAINTEXT",
+                        "sasl.mechanism",
+                        "PLAIN",
+                        "sasl.jaas.config",
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                                + " username=\""
+                                + ADMIN_USER
+                                + "\" password=\""
+                                + password
+                                + "\";"));
+    }
+
+    /** In a data folder: the password of the broker's admin, owner-only. */
+    static final String ADMIN_FILE = "admin.properties";
+
+    /** The admin's password of a data folder: the one it has, else a new random one, kept. */
+    private static String adminPassword(Path dir) throws IOException {
+        Path file = dir.resolve(ADMIN_FILE);
+        Properties p = new Properties();
+        if (Files.exists(file)) {
+            try (var in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+            return p.getProperty("password");
+        }
+        byte[] random = new byte[24];
+        new java.security.SecureRandom().nextBytes(random);
+        String password = java.util.HexFormat.of().formatHex(random);
+        p.setProperty("user", ADMIN_USER);
+        p.setProperty("password", password);
+        Files.createFile(
+                file,
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        try (var out = Files.newOutputStream(file)) {
+            p.store(out, "The embedded broker's super user (internal listener only)");
+        }
+        return password;
     }
 
     public Path dataDir() {
@@ -193,7 +339,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+        return Admin.create(admin.properties());
     }
 
     private void awaitReady() throws Exception {
@@ -234,7 +380,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int broker = Integer.parseInt(ports.getProperty("broker"));
             int controller = Integer.parseInt(ports.getProperty("controller"));
-            for (int port : new int[] {broker, controller}) {
+            if (ports.getProperty("internal") == null) { // a folder from before SCRAM brokers
+                ports.setProperty("internal", Integer.toString(freePort()));
+                try (var out = Files.newOutputStream(file)) {
+                    ports.store(out, "Ports of the embedded broker of this data folder");
+                }
+            }
+            int internal = Integer.parseInt(ports.getProperty("internal"));
+            for (int port : new int[] {broker, controller, internal}) {
                 if (!isFree(port)) {
                     throw new IllegalStateException(
                             "Port "
@@ -247,11 +400,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                                     + " to take new ports (clients then need the new address)");
                 }
             }
-            return new int[] {broker, controller};
+            return new int[] {broker, controller, internal};
         }
-        int[] fresh = {freePort(), freePort()};
+        int[] fresh = {freePort(), freePort(), freePort()};
         ports.setProperty("broker", Integer.toString(fresh[0]));
         ports.setProperty("controller", Integer.toString(fresh[1]));
+        ports.setProperty("internal", Integer.toString(fresh[2]));
         try (var out = Files.newOutputStream(file)) {
             ports.store(out, "Ports of the embedded broker of this data folder");
         }

@@ -64,7 +64,7 @@ public final class JobFunctions {
                         new RequestAdmission(
                                 PipelineOptions.replyTopics(conf),
                                 new KnownTopics(
-                                        conf.get(KafkaOptions.BOOTSTRAP_SERVERS),
+                                        KafkaOptions.connection(conf),
                                         MISSING_REPLY_TOPIC_REFRESH.toMillis())),
                         SafeModePolicy.of(
                                 conf.get(TenancyOptions.SAFE_MODE_POLICY),

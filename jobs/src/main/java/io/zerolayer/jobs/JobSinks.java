@@ -1,5 +1,6 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.operators.kafka.KafkaConnection;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
@@ -23,10 +24,10 @@ public final class JobSinks {
     /** A sink of the bill's records, the graphs or the dead letters: always exactly once. */
     static <T> KafkaSink<T> sink(
             Configuration conf,
-            String bootstrap,
+            KafkaConnection kafka,
             String name,
             KafkaRecordSerializationSchema<T> schema) {
-        return sink(conf, bootstrap, name, schema, ReplyDelivery.EXACTLY_ONCE);
+        return sink(conf, kafka, name, schema, ReplyDelivery.EXACTLY_ONCE);
     }
 
     /**
@@ -39,13 +40,14 @@ public final class JobSinks {
      */
     public static <T> KafkaSink<T> sink(
             Configuration conf,
-            String bootstrap,
+            KafkaConnection kafka,
             String name,
             KafkaRecordSerializationSchema<T> schema,
             ReplyDelivery delivery) {
         var builder =
                 KafkaSink.<T>builder()
-                        .setBootstrapServers(bootstrap)
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setKafkaProducerConfig(shared(kafka))
                         .setRecordSerializer(schema)
                         .setProperty(
                                 "max.request.size",
@@ -91,6 +93,13 @@ public final class JobSinks {
      * restore a WARN the connector says is expected in recovery, where one-use ids log it as an
      * ERROR about data loss.
      */
+    /** The client settings every client of the job shares, for a source's or sink's builder. */
+    public static java.util.Properties shared(KafkaConnection kafka) {
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(kafka.clientProperties());
+        return p;
+    }
+
     static TransactionNamingStrategy namingStrategy(KafkaRecordSerializationSchema<?> schema) {
         return schema instanceof KafkaDatasetFacetProvider
                 ? TransactionNamingStrategy.POOLING

@@ -1,9 +1,13 @@
 package io.zerolayer.jobs;
 
+import io.zerolayer.operators.kafka.KafkaConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
 /**
@@ -134,4 +138,63 @@ public final class KafkaOptions {
                             "Largest record the sinks may write (max.request.size): a dead letter"
                                 + " carries the original bytes, so it must fit the largest request."
                                 + " The topics' max.message.bytes must allow it too.");
+
+    /**
+     * Kafka client settings every client of the job shares (sources, sinks, admin clients), under
+     * this prefix: {@code zerolayer.kafka.properties.security.protocol: SASL_SSL}, {@code
+     * …sasl.mechanism: SCRAM-SHA-512}, {@code …sasl.jaas.config: …}. Flink hides the values of keys
+     * that hold {@code password}, {@code secret} or {@code jaas.config} in its logs and Web UI.
+     */
+    public static final String CLIENT_PROPERTIES_PREFIX = "zerolayer.kafka.properties.";
+
+    /**
+     * How the job's clients reach Kafka: {@link #BOOTSTRAP_SERVERS} and every setting under {@link
+     * #CLIENT_PROPERTIES_PREFIX}.
+     *
+     * @throws IllegalArgumentException when no bootstrap servers are set, or a shared setting is
+     *     one the job sets per client
+     */
+    public static KafkaConnection connection(Configuration conf) {
+        String bootstrap =
+                conf.getOptional(BOOTSTRAP_SERVERS)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "Set "
+                                                        + BOOTSTRAP_SERVERS.key()
+                                                        + " (or --bootstrap-servers) to the Kafka"
+                                                        + " cluster to read from"));
+        Map<String, String> shared = new TreeMap<>();
+        conf.toMap()
+                .forEach(
+                        (key, value) -> {
+                            if (key.startsWith(CLIENT_PROPERTIES_PREFIX)) {
+                                shared.put(key.substring(CLIENT_PROPERTIES_PREFIX.length()), value);
+                            }
+                        });
+        return new KafkaConnection(bootstrap, shared);
+    }
+
+    /**
+     * The prefix of every tenant's reply topics: {@code zerolayer.replies.<tenant>} and the topics
+     * under {@code zerolayer.replies.<tenant>.}.
+     */
+    public static final String REPLIES_PREFIX = "zerolayer.replies.";
+
+    /** The job's topics and name prefixes, as the tenancy on the cluster names them. */
+    public static io.zerolayer.operators.tenants.KafkaTenancy.JobTopics tenancyTopics(
+            Configuration conf) {
+        return new io.zerolayer.operators.tenants.KafkaTenancy.JobTopics(
+                conf.get(REQUESTS_TOPIC),
+                conf.get(RESPONSES_TOPIC),
+                REPLIES_PREFIX,
+                conf.get(COSTS_TOPIC),
+                conf.get(COST_SUMMARY_TOPIC),
+                conf.get(GRAPHS_TOPIC),
+                conf.get(AUDIT_TOPIC),
+                conf.get(DEAD_LETTERS_TOPIC),
+                conf.get(CONTROL_TOPIC),
+                conf.get(GROUP_ID),
+                conf.get(TRANSACTIONAL_ID_PREFIX));
+    }
 }

@@ -17,6 +17,7 @@ import io.zerolayer.operators.flink.RawRecordDeserializationSchema;
 import io.zerolayer.operators.flink.ReplySerializationSchema;
 import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.flink.SplitRequestJoin;
+import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.kafka.ReplyRecord;
 import io.zerolayer.operators.quality.TierSources;
@@ -74,7 +75,7 @@ public final class StreamingJob {
 
     /** Adds the job's operators to {@code env}, configured by {@link PipelineOptions}. */
     public static void define(StreamExecutionEnvironment env, Configuration conf) {
-        String bootstrap = bootstrapServers(conf);
+        KafkaConnection kafka = KafkaOptions.connection(conf);
         env.enableCheckpointing(
                 conf.get(ExecutorOptions.CHECKPOINT_INTERVAL).toMillis(),
                 CheckpointingMode.EXACTLY_ONCE);
@@ -82,19 +83,17 @@ public final class StreamingJob {
         installTiers(conf);
         checkAuthentication(conf);
 
-        DataStream<ControlCommand> commands = controlCommands(env, conf, bootstrap);
-        SingleOutputStreamOperator<RoutedRequest> routed =
-                classified(env, conf, bootstrap, commands);
+        DataStream<ControlCommand> commands = controlCommands(env, conf, kafka);
+        SingleOutputStreamOperator<RoutedRequest> routed = classified(env, conf, kafka, commands);
         SingleOutputStreamOperator<Reply> replies =
-                executed(routed, commands, conf, bootstrap, env.getParallelism());
-        SingleOutputStreamOperator<ReplyRecord> encoded =
-                repliesSent(routed, replies, conf, bootstrap);
-        costsBilled(replies.getSideOutput(GraphExecutorFunction.COST_RECORDS), conf, bootstrap);
+                executed(routed, commands, conf, kafka, env.getParallelism());
+        SingleOutputStreamOperator<ReplyRecord> encoded = repliesSent(routed, replies, conf, kafka);
+        costsBilled(replies.getSideOutput(GraphExecutorFunction.COST_RECORDS), conf, kafka);
         replies.getSideOutput(GraphExecutorFunction.GRAPH_DESCRIPTORS)
                 .sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "graphs",
                                 new KeyedAvroSerializationSchema<>(
                                         conf.get(KafkaOptions.GRAPHS_TOPIC),
@@ -102,13 +101,13 @@ public final class StreamingJob {
                                         ExecutionGraph::getGraphId)))
                 .uid("graphs-sink")
                 .name("graph descriptors");
-        auditChains(replies.getSideOutput(GraphExecutorFunction.AUDIT_ENTRIES), conf, bootstrap);
+        auditChains(replies.getSideOutput(GraphExecutorFunction.AUDIT_ENTRIES), conf, kafka);
         routed.getSideOutput(DecodeAndClassifyFunction.DEAD_LETTERS)
                 .union(encoded.getSideOutput(EncodeReplies.DEAD_LETTERS))
                 .sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "dlt",
                                 new DeadLetterSerializationSchema(
                                         conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
@@ -117,26 +116,16 @@ public final class StreamingJob {
                 .name("dead letters");
     }
 
-    private static String bootstrapServers(Configuration conf) {
-        return conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS)
-                .orElseThrow(
-                        () ->
-                                new IllegalArgumentException(
-                                        "Set "
-                                                + KafkaOptions.BOOTSTRAP_SERVERS.key()
-                                                + " (or --bootstrap-servers) to the Kafka"
-                                                + " cluster to read from"));
-    }
-
     /**
      * The control topic's commands, for every classifier and executor slot. Read from its end:
      * reloaded contracts survive restarts in broadcast state, not by replaying commands.
      */
     private static DataStream<ControlCommand> controlCommands(
-            StreamExecutionEnvironment env, Configuration conf, String bootstrap) {
+            StreamExecutionEnvironment env, Configuration conf, KafkaConnection kafka) {
         KafkaSource<ControlCommand> source =
                 KafkaSource.<ControlCommand>builder()
-                        .setBootstrapServers(bootstrap)
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setProperties(JobSinks.shared(kafka))
                         .setTopics(conf.get(KafkaOptions.CONTROL_TOPIC))
                         .setGroupId(conf.get(KafkaOptions.GROUP_ID) + "-control")
                         .setStartingOffsets(
@@ -157,11 +146,12 @@ public final class StreamingJob {
     private static SingleOutputStreamOperator<RoutedRequest> classified(
             StreamExecutionEnvironment env,
             Configuration conf,
-            String bootstrap,
+            KafkaConnection kafka,
             DataStream<ControlCommand> commands) {
         KafkaSource<RawRecord> source =
                 KafkaSource.<RawRecord>builder()
-                        .setBootstrapServers(bootstrap)
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setProperties(JobSinks.shared(kafka))
                         .setTopics(conf.get(KafkaOptions.REQUESTS_TOPIC))
                         .setGroupId(conf.get(KafkaOptions.GROUP_ID))
                         .setStartingOffsets(
@@ -190,7 +180,7 @@ public final class StreamingJob {
             SingleOutputStreamOperator<RoutedRequest> routed,
             DataStream<ControlCommand> commands,
             Configuration conf,
-            String bootstrap,
+            KafkaConnection kafka,
             int parallelism) {
         return routed.keyBy(r -> r.shardKey())
                 // Flink's keyed-broadcast operator, telling the function through the task's
@@ -203,7 +193,7 @@ public final class StreamingJob {
                                 JobFunctions.executor(
                                         conf,
                                         new GraphDescriptors(
-                                                bootstrap, conf.get(KafkaOptions.GRAPHS_TOPIC))),
+                                                kafka, conf.get(KafkaOptions.GRAPHS_TOPIC))),
                                 List.of(ControlCommand.STATE)))
                 .setParallelism(parallelism)
                 .setMaxParallelism(EXECUTOR_MAX_PARALLELISM)
@@ -219,7 +209,7 @@ public final class StreamingJob {
             SingleOutputStreamOperator<RoutedRequest> routed,
             SingleOutputStreamOperator<Reply> replies,
             Configuration conf,
-            String bootstrap) {
+            KafkaConnection kafka) {
         SingleOutputStreamOperator<ReplyRecord> encoded =
                 replies.union(
                                 routed.getSideOutput(DecodeAndClassifyFunction.REJECTIONS),
@@ -234,7 +224,7 @@ public final class StreamingJob {
         encoded.sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "replies",
                                 new ReplySerializationSchema(PipelineOptions.replyTopics(conf)),
                                 conf.get(KafkaOptions.REPLY_DELIVERY)))
@@ -245,7 +235,7 @@ public final class StreamingJob {
 
     /** The kernel cost records, and their sums per tenant × kernel × window. */
     private static void costsBilled(
-            DataStream<KernelCostRecord> costs, Configuration conf, String bootstrap) {
+            DataStream<KernelCostRecord> costs, Configuration conf, KafkaConnection kafka) {
         costs.assignTimestampsAndWatermarks(
                         CostSummaries.watermarks(
                                 conf.get(BillingOptions.COST_SUMMARY_OUT_OF_ORDERNESS)))
@@ -259,7 +249,7 @@ public final class StreamingJob {
                 .sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "cost-summary",
                                 new KeyedAvroSerializationSchema<>(
                                         conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
@@ -275,7 +265,7 @@ public final class StreamingJob {
         costs.sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "costs",
                                 new KeyedAvroSerializationSchema<>(
                                         conf.get(KafkaOptions.COSTS_TOPIC),
@@ -290,14 +280,14 @@ public final class StreamingJob {
      * by an attempt that failed are aborted, and the restored chain head appends them again.
      */
     private static void auditChains(
-            DataStream<AuditEntry> entries, Configuration conf, String bootstrap) {
+            DataStream<AuditEntry> entries, Configuration conf, KafkaConnection kafka) {
         entries.keyBy(AuditEntry::getTenantId)
                 .process(
                         new AuditChainFunction(
                                 conf.get(BillingOptions.AUDIT_ANCHOR_EVERY),
                                 conf.get(BillingOptions.AUDIT_ANCHOR_INTERVAL).toMillis(),
                                 CommittedChainHeads.onTopic(
-                                        bootstrap,
+                                        kafka,
                                         conf.get(KafkaOptions.AUDIT_TOPIC),
                                         AUDIT_TOPIC_READ_TIMEOUT)))
                 .uid("audit-chain")
@@ -305,7 +295,7 @@ public final class StreamingJob {
                 .sinkTo(
                         JobSinks.sink(
                                 conf,
-                                bootstrap,
+                                kafka,
                                 "audit",
                                 new KeyedAvroSerializationSchema<>(
                                         conf.get(KafkaOptions.AUDIT_TOPIC),

@@ -1,6 +1,7 @@
 package io.zerolayer.operators.audit;
 
 import io.zerolayer.operators.kafka.CommittedRecords;
+import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.schemas.AuditEntry;
 import io.zerolayer.schemas.AuditRecordKind;
 import java.io.Serializable;
@@ -26,12 +27,12 @@ public interface CommittedChainHeads extends Serializable {
      *
      * @throws IllegalStateException when it cannot be read to its end: guessing would fork a chain
      */
-    static CommittedChainHeads onTopic(String bootstrapServers, String topic, Duration timeout) {
+    static CommittedChainHeads onTopic(KafkaConnection kafka, String topic, Duration timeout) {
         return () -> {
             Map<String, AuditEntry> heads = new HashMap<>();
             boolean complete =
                     CommittedRecords.forEach(
-                            bootstrapServers,
+                            kafka,
                             topic,
                             AuditEntry.class,
                             timeout,

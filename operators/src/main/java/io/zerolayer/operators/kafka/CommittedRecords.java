@@ -36,14 +36,14 @@ public final class CommittedRecords {
      * @throws IllegalArgumentException when the topic does not exist
      */
     public static <T extends SpecificRecordBase> Map<String, T> readLatest(
-            String bootstrapServers,
+            KafkaConnection kafka,
             String topic,
             Class<T> type,
             Function<T, String> idOf,
             Duration timeout) {
         Map<String, T> latest = new LinkedHashMap<>();
         forEach(
-                bootstrapServers,
+                kafka,
                 topic,
                 type,
                 timeout,
@@ -60,13 +60,12 @@ public final class CommittedRecords {
      * @throws IllegalArgumentException when the topic does not exist
      */
     public static <T extends SpecificRecordBase> boolean forEach(
-            String bootstrapServers,
+            KafkaConnection kafka,
             String topic,
             Class<T> type,
             Duration timeout,
             Visitor<T> visitor) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrapServers);
+        Properties props = kafka.properties();
         props.put("isolation.level", "read_committed");
         SingleObjectCodec<T> codec = SingleObjectCodec.of(type);
         try (KafkaConsumer<byte[], byte[]> consumer =
@@ -74,7 +73,7 @@ public final class CommittedRecords {
                         props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             var infos = consumer.partitionsFor(topic, timeout);
             if (infos == null || infos.isEmpty()) {
-                throw new IllegalArgumentException("No topic " + topic + " on " + bootstrapServers);
+                throw new IllegalArgumentException("No topic " + topic + " on " + kafka);
             }
             List<TopicPartition> partitions =
                     infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();

@@ -31,7 +31,7 @@ public final class KnownTopics implements Serializable, AutoCloseable {
     /** Missing names remembered at most; a flood of made-up names cannot grow memory. */
     private static final int MISSING_REMEMBERED = 10_000;
 
-    private final String bootstrapServers;
+    private final KafkaConnection kafka;
     private final long refreshMillis;
 
     private transient Admin admin;
@@ -42,8 +42,8 @@ public final class KnownTopics implements Serializable, AutoCloseable {
      * @param refreshMillis how long a topic found missing stays missing before the broker is asked
      *     again
      */
-    public KnownTopics(String bootstrapServers, long refreshMillis) {
-        this.bootstrapServers = bootstrapServers;
+    public KnownTopics(KafkaConnection kafka, long refreshMillis) {
+        this.kafka = kafka;
         this.refreshMillis = refreshMillis;
     }
 
@@ -81,14 +81,10 @@ public final class KnownTopics implements Serializable, AutoCloseable {
                 missingSince.put(topic, now);
                 return false;
             }
-            LOG.warn(
-                    "Cannot ask {} whether topic {} exists: {}",
-                    bootstrapServers,
-                    topic,
-                    e.getCause());
+            LOG.warn("Cannot ask {} whether topic {} exists: {}", kafka, topic, e.getCause());
             return true;
         } catch (TimeoutException e) {
-            LOG.warn("Cannot ask {} whether topic {} exists: timed out", bootstrapServers, topic);
+            LOG.warn("Cannot ask {} whether topic {} exists: timed out", kafka, topic);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -98,8 +94,7 @@ public final class KnownTopics implements Serializable, AutoCloseable {
 
     private Admin admin() {
         if (admin == null) {
-            Properties props = new Properties();
-            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            Properties props = kafka.properties();
             props.put(AdminClientConfig.CLIENT_ID_CONFIG, "zerolayer-known-topics");
             admin = Admin.create(props);
         }

@@ -1,6 +1,7 @@
 package io.zerolayer.operators.warmup;
 
 import io.zerolayer.operators.kafka.CommittedRecords;
+import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.schemas.ExecutionGraph;
 import java.io.Serializable;
 import java.time.Duration;
@@ -15,10 +16,10 @@ import java.util.Set;
  * every graph id, with the structures every descriptor of it names. Used by {@code zerolayer
  * inspect} and by executors recompiling on restart.
  *
- * @param bootstrapServers Kafka bootstrap servers
+ * @param kafka the Kafka cluster
  * @param topic the graphs topic
  */
-public record GraphDescriptors(String bootstrapServers, String topic) implements Serializable {
+public record GraphDescriptors(KafkaConnection kafka, String topic) implements Serializable {
 
     /**
      * Graph id → its latest descriptor, whose structures are those of every descriptor of the id
@@ -29,7 +30,7 @@ public record GraphDescriptors(String bootstrapServers, String topic) implements
         Map<String, ExecutionGraph> latest = new LinkedHashMap<>();
         Map<String, Set<String>> structures = new LinkedHashMap<>();
         CommittedRecords.forEach(
-                bootstrapServers,
+                kafka,
                 topic,
                 ExecutionGraph.class,
                 timeout,
