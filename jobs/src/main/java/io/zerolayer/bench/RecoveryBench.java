@@ -109,7 +109,11 @@ public final class RecoveryBench {
                     "starting a broker, a JobManager and %d TaskManagers (%d slots each) in %s",
                     o.taskManagers(), o.slots(), o.home());
             cluster.start();
-            String replies = "zerolayer.replies.recovery-bench";
+            // in the namespace of the tenant the client signs as, as the job requires
+            String replies =
+                    "zerolayer.replies."
+                            + cluster.credentials().map(c -> c.tenantId() + ".").orElse("")
+                            + "recovery-bench";
             try (Admin admin =
                     Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
                 admin.createTopics(List.of(new NewTopic(replies, 1, (short) 1))).all().get();

@@ -90,7 +90,13 @@ public final class ZeroLayerClient implements AutoCloseable {
 
     private ZeroLayerClient(Builder b) {
         this.requestsTopic = b.requestsTopic;
-        this.replyTopic = b.replyTopic;
+        this.replyTopic =
+                b.replyTopic != null
+                        ? b.replyTopic
+                        // a signed client's replies stay in its tenant's namespace
+                        : "zerolayer.replies."
+                                + (b.credentials != null ? b.credentials.tenantId() + "." : "")
+                                + UUID.randomUUID().toString().substring(0, 8);
         this.json = b.json;
         this.timeout = b.timeout;
         this.credentials = b.credentials;
@@ -277,8 +283,10 @@ public final class ZeroLayerClient implements AutoCloseable {
     public static final class Builder {
         private String bootstrapServers;
         private String requestsTopic = "zerolayer.requests";
-        private String replyTopic =
-                "zerolayer.replies." + UUID.randomUUID().toString().substring(0, 8);
+
+        /** Null: a topic of its own, zerolayer.replies.[tenant.]random. */
+        private String replyTopic;
+
         private boolean json;
         private Duration timeout = Duration.ofSeconds(60);
         private TenantCredentials credentials;

@@ -44,17 +44,22 @@ public final class PipelineOptions {
     /** The reply-topic allow-list these settings describe. */
     public static io.zerolayer.operators.door.ReplyTopics replyTopics(
             org.apache.flink.configuration.Configuration conf) {
-        return new io.zerolayer.operators.door.ReplyTopics(
-                conf.get(KafkaOptions.RESPONSES_TOPIC),
-                conf.get(KafkaOptions.REPLY_ALLOWED_TOPICS),
-                List.of(
-                        conf.get(KafkaOptions.REQUESTS_TOPIC),
-                        conf.get(KafkaOptions.COSTS_TOPIC),
-                        conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
-                        conf.get(KafkaOptions.GRAPHS_TOPIC),
-                        conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
-                        conf.get(KafkaOptions.CONTROL_TOPIC),
-                        conf.get(KafkaOptions.AUDIT_TOPIC)));
+        var topics =
+                new io.zerolayer.operators.door.ReplyTopics(
+                        conf.get(KafkaOptions.RESPONSES_TOPIC),
+                        conf.get(KafkaOptions.REPLY_ALLOWED_TOPICS),
+                        List.of(
+                                conf.get(KafkaOptions.REQUESTS_TOPIC),
+                                conf.get(KafkaOptions.COSTS_TOPIC),
+                                conf.get(KafkaOptions.COST_SUMMARY_TOPIC),
+                                conf.get(KafkaOptions.GRAPHS_TOPIC),
+                                conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
+                                conf.get(KafkaOptions.CONTROL_TOPIC),
+                                conf.get(KafkaOptions.AUDIT_TOPIC)));
+        // a verified tenant's replies stay in its own namespace of zerolayer.replies.*
+        return conf.get(TenancyOptions.AUTH_MODE) == io.zerolayer.operators.tenants.AuthMode.HMAC
+                ? topics.withTenantNamespaces(KafkaOptions.REPLIES_PREFIX)
+                : topics;
     }
 
     public static io.zerolayer.operators.execution.ExecutionSettings execution(

@@ -96,9 +96,9 @@ class HostileInputITCase {
         conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         // far below the largest request the broker takes, so a large dead letter must be cut
         conf.set(KafkaOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
-        ownReplies = freshTopic("zerolayer.replies.it");
+        ownReplies = freshTopic("zerolayer.replies.hostile.own");
         KAFKA.createFreshJobTopics(conf, SLOTS);
-        KAFKA.broker().createTopics(Map.of(ownReplies, 1));
+        KAFKA.broker().createTopics(Map.of(ownReplies, 1, "zerolayer.replies.it", 1));
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
@@ -206,7 +206,10 @@ class HostileInputITCase {
                         conf.get(KafkaOptions.REQUESTS_TOPIC),
                         conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
                         "elsewhere",
-                        "zerolayer.replies.never-created");
+                        "zerolayer.replies.hostile.never-created",
+                        // another tenant's namespace: signed by hostile, it is not hostile's
+                        "zerolayer.replies.it",
+                        "zerolayer.replies.it.inbox");
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (String topic : forbidden) {
             records.add(
@@ -233,7 +236,8 @@ class HostileInputITCase {
                     .containsAnyOf(
                             "one of the job's own topics",
                             "not on the reply-topic allow-list",
-                            "does not exist");
+                            "does not exist",
+                            "outside tenant 'hostile''s namespace");
         }
         assertThat(list.get(forbidden.size()).where).isEqualTo(ownReplies);
         assertThat(list.get(forbidden.size()).response().getStatus()).isEqualTo(ResponseStatus.OK);
@@ -251,7 +255,8 @@ class HostileInputITCase {
                         .isNull();
             }
         }
-        assertThat(KAFKA.broker().topicNames()).doesNotContain("zerolayer.replies.never-created");
+        assertThat(KAFKA.broker().topicNames())
+                .doesNotContain("zerolayer.replies.hostile.never-created");
     }
 
     @Test

@@ -109,7 +109,7 @@ class KafkaTenancyITCase {
                 .contains("created SCRAM user zerolayer-job")
                 .contains("created SCRAM user zerolayer-billing")
                 .contains("created topic zerolayer.replies.acme")
-                .contains("created ACL User:acme WRITE, DESCRIBE on topic zerolayer.requests");
+                .contains("created ACL User:acme DESCRIBE, WRITE on topic zerolayer.requests");
         assertThat(sync(registry, credentials))
                 .as("a second sync")
                 .contains("In sync: 2 tenant(s), nothing to change");
@@ -128,6 +128,21 @@ class KafkaTenancyITCase {
             List<ConsumerRecord<byte[], byte[]>> bill =
                     read(billing, "zerolayer.kernel-costs", KafkaTenancy.BILLING + "-report", 1);
             assertThat(COSTS.decode(bill.get(0).value()).getTenantId()).isEqualTo("acme");
+            // a signed request cannot send its reply into another tenant's namespace
+            send(
+                    acme,
+                    "zerolayer.requests",
+                    signedRequest("acme", "r-2", "zerolayer.replies.globex"));
+            List<ConsumerRecord<byte[], byte[]>> dead =
+                    read(broker.adminConnection(), "zerolayer.requests-dlt", "admin-check", 1);
+            assertThat(
+                            new String(
+                                    dead.get(0)
+                                            .headers()
+                                            .lastHeader(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)
+                                            .value(),
+                                    StandardCharsets.UTF_8))
+                    .contains("outside tenant 'acme''s namespace");
         } finally {
             running.cancel().get();
         }
@@ -175,7 +190,7 @@ class KafkaTenancyITCase {
         assertThat(after)
                 .contains("deleted SCRAM user globex")
                 .contains(
-                        "deleted ACL User:globex READ, DESCRIBE on topic"
+                        "deleted ACL User:globex DESCRIBE, READ on topic"
                                 + " zerolayer.replies.globex\n");
         KafkaConnection globex = signedInAs(credentials, "globex");
         assertThatThrownBy(() -> send(globex, "zerolayer.requests", new byte[] {1}))

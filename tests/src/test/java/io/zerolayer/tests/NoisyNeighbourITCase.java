@@ -216,7 +216,9 @@ class NoisyNeighbourITCase {
         return ZeroLayerClient.builder()
                 .bootstrapServers(KAFKA.bootstrapServers())
                 .requestsTopic(JOB.conf().get(KafkaOptions.REQUESTS_TOPIC))
-                .replyTopic(EmbeddedKafkaExtension.freshTopic("zerolayer.replies." + tenant))
+                .replyTopic(
+                        EmbeddedKafkaExtension.freshTopic(
+                                "zerolayer.replies." + tenant + ".client"))
                 .credentials(TestTenants.credentials(tenant))
                 .timeout(Duration.ofMinutes(3))
                 .build();

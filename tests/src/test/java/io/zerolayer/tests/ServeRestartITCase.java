@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ServeRestartITCase {
     private static final int REQUESTS = 40;
     private static final Pattern BOOTSTRAP = Pattern.compile("bootstrap servers\\s*:\\s*(\\S+)");
-    private static final String REPLIES = "zerolayer.replies.restart-it";
+
+    /** In the namespace of serve's tenant, demo, as the job requires of a signed request. */
+    private static final String REPLIES = "zerolayer.replies.demo.restart-it";
 
     private final List<Process> started = new ArrayList<>();
 

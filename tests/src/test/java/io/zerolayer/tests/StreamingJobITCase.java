@@ -156,7 +156,7 @@ class StreamingJobITCase {
             return io.zerolayer.client.ZeroLayerClient.builder()
                     .bootstrapServers(KAFKA.bootstrapServers())
                     .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
-                    .replyTopic(freshTopic("zerolayer.replies.client"))
+                    .replyTopic(freshTopic("zerolayer.replies.it.client"))
                     .credentials(TestTenants.credentials("it"))
                     .build();
         }
@@ -520,7 +520,7 @@ class StreamingJobITCase {
         void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
                 throws Exception {
             JOB.start();
-            String replyTopic = freshTopic("zerolayer.replies.client");
+            String replyTopic = freshTopic("zerolayer.replies.it.client");
             KAFKA.broker().createTopics(Map.of(replyTopic, 1));
             Map<String, String> prompts = mixedStream();
             sendHalfWithTheirOwnReplyTopic(prompts, replyTopic);

@@ -31,7 +31,12 @@ import org.junit.jupiter.api.Test;
 class TwoTaskManagerClusterITCase {
     private static final Path JAR = Path.of("..", "jobs", "target", "zerolayer-flink.jar");
     private static final Path FLINK_LIB = Path.of("..", "flink-lib", "target", "lib");
-    private static final String REPLIES = "zerolayer.replies.cluster-it";
+
+    /**
+     * One reply topic for both tenants of the load: outside the tenants' namespaces, so it must be
+     * on the allow-list by name (an operator's choice, for a requester every tenant trusts).
+     */
+    private static final String REPLIES = "cluster-it.replies";
 
     /** Requests a run: enough that half of them are still unanswered when the first one is. */
     private static final int REQUESTS = 60;
@@ -55,6 +60,9 @@ class TwoTaskManagerClusterITCase {
                         .slotsPerTaskManager(1)
                         .restPort(LocalCluster.freePort())
                         .setting("zerolayer.checkpoint-interval", "1 s")
+                        .setting(
+                                "zerolayer.replies.allowed-topics",
+                                "zerolayer.replies.*;" + REPLIES + ";cluster-it.clean")
                         // the test tenants, whose keys InFlightLoad signs with
                         .setting("zerolayer.tenants.file", TestTenants.file().toString())
                         // batches of one and no embedding cache: a request's bill does not
@@ -151,7 +159,7 @@ class TwoTaskManagerClusterITCase {
         }
         cleanRun.add("-Dzerolayer.kafka.transactional-id-prefix=clean");
         cleanRun.add("-Dzerolayer.kafka.group-id=clean");
-        String cleanReplies = "zerolayer.replies.clean";
+        String cleanReplies = "cluster-it.clean";
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             List<NewTopic> topics = new java.util.ArrayList<>();
             JobTopic.of(clean, 2).forEach(t -> topics.add(t.newTopic()));

@@ -33,6 +33,9 @@ public final class ReplyTopics implements Serializable {
     private final List<String> prefixes = new ArrayList<>();
     private final Set<String> jobTopics;
 
+    /** Where tenants' namespaces start ({@code zerolayer.replies.}), or null: no namespaces. */
+    private String namespacePrefix;
+
     /**
      * @param defaultTopic where replies go when a request names no topic; always allowed
      * @param allowed exact topic names, and prefixes written with a trailing {@code *}
@@ -65,6 +68,44 @@ public final class ReplyTopics implements Serializable {
             }
             (prefix ? prefixes : names).add(name);
         }
+    }
+
+    /**
+     * These topics, with the topics under {@code prefix} divided among tenants: a request may name
+     * one only inside its own tenant's namespace, {@code <prefix><tenant>} or a topic under {@code
+     * <prefix><tenant>.}. For verified tenants only: an unsigned tenant id is anyone's claim.
+     */
+    public ReplyTopics withTenantNamespaces(String prefix) {
+        this.namespacePrefix = prefix;
+        return this;
+    }
+
+    /**
+     * The topic a reply to a request of {@code tenant} goes to: {@link #resolve(String)}, and in a
+     * {@linkplain #withTenantNamespaces namespaced} list a topic under the namespaces' prefix only
+     * inside the tenant's own.
+     *
+     * @throws InvalidRequestException as {@link #resolve(String)} does, or when the topic is in
+     *     another tenant's namespace
+     */
+    public String resolve(String requested, String tenant) {
+        String topic = resolve(requested);
+        if (namespacePrefix != null && topic.startsWith(namespacePrefix)) {
+            String own = namespacePrefix + tenant;
+            if (!topic.equals(own) && !topic.startsWith(own + ".")) {
+                throw new InvalidRequestException(
+                        "kafka_replyTopic '"
+                                + topic
+                                + "' is outside tenant '"
+                                + InvalidRequestException.excerpt(String.valueOf(tenant))
+                                + "''s namespace: it may name "
+                                + own
+                                + " and topics under "
+                                + own
+                                + ".");
+            }
+        }
+        return topic;
     }
 
     /**

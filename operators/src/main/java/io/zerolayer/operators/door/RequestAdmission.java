@@ -60,7 +60,7 @@ public final class RequestAdmission implements Serializable {
      */
     public void admit(AnalysisRequest request, ReplyRoute route) {
         String requested = route.replyTopic;
-        route.replyTopic = replyTopics.resolve(requested);
+        route.replyTopic = replyTopics.resolve(requested, request.getTenantId());
         route.replyTopicResolved = true;
         if (existing != null
                 && !route.replyTopic.equals(replyTopics.defaultTopic())

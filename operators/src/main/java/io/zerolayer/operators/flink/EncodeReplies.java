@@ -79,7 +79,9 @@ public final class EncodeReplies extends ProcessFunction<Reply, ReplyRecord> {
         ReplyRecord record = new ReplyRecord();
         // admission resolved most routes already; a refusal sent before it was not
         record.topic =
-                route.replyTopicResolved ? route.replyTopic : replyTopics.resolve(route.replyTopic);
+                route.replyTopicResolved
+                        ? route.replyTopic
+                        : replyTopics.resolve(route.replyTopic, response.getTenantId());
         record.key = utf8(response.getRequestId());
         record.value = route.json ? JsonCodec.writeResponse(response) : codec.encode(response);
         List<String> keys = new ArrayList<>(4);

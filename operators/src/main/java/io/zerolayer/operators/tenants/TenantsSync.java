@@ -212,7 +212,7 @@ public final class TenantsSync {
                                 what
                                         + on.principal()
                                         + " "
-                                        + String.join(", ", ops)
+                                        + String.join(", ", ops.stream().sorted().toList())
                                         + " on "
                                         + on.resource()));
         return lines;
