@@ -63,9 +63,12 @@ public final class JobFunctions {
                         conf.getOptional(TenancyOptions.CONTRACTS_FILE).orElse(null),
                         new RequestAdmission(
                                 PipelineOptions.replyTopics(conf),
-                                new KnownTopics(
-                                        KafkaOptions.connection(conf),
-                                        MISSING_REPLY_TOPIC_REFRESH.toMillis())),
+                                // no Kafka (analyze's batch runs): reply topics are not asked
+                                conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS).isPresent()
+                                        ? new KnownTopics(
+                                                KafkaOptions.connection(conf),
+                                                MISSING_REPLY_TOPIC_REFRESH.toMillis())
+                                        : null),
                         SafeModePolicy.of(
                                 conf.get(TenancyOptions.SAFE_MODE_POLICY),
                                 conf.get(TenancyOptions.TENANT_SAFE_MODE_POLICIES)),

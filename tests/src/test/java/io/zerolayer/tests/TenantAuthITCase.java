@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -189,6 +190,73 @@ class TenantAuthITCase {
                                 TIMEOUT))
                 .extracting(r -> RESPONSES.decode(r.value()).getRequestId())
                 .contains("after-broken-file");
+    }
+
+    /**
+     * Spring's ReplyingKafkaTemplate, unchanged, signing through the client's interceptor: the
+     * producer's configuration names the tenant and its key file, and nothing else changes.
+     */
+    @Test
+    void aSpringReplyingKafkaTemplateSignsWithConfigurationOnly(@TempDir Path dir)
+            throws Exception {
+        JOB.start();
+        Path keyFile = dir.resolve("it.key");
+        Files.writeString(keyFile, java.util.HexFormat.of().formatHex(TestTenants.key("it")));
+        String replies = EmbeddedKafkaExtension.freshTopic("zerolayer.replies.it.spring");
+        KAFKA.broker().createTopics(Map.of(replies, 1));
+
+        Map<String, Object> producer = new java.util.HashMap<>();
+        producer.put("bootstrap.servers", KAFKA.bootstrapServers());
+        producer.put(
+                "key.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
+        producer.put(
+                "value.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
+        producer.put(
+                "interceptor.classes",
+                io.zerolayer.client.SigningProducerInterceptor.class.getName());
+        producer.put(io.zerolayer.client.SigningProducerInterceptor.TENANT, "it");
+        producer.put(io.zerolayer.client.SigningProducerInterceptor.KEY_FILE, keyFile.toString());
+        Map<String, Object> consumer = new java.util.HashMap<>();
+        consumer.put("bootstrap.servers", KAFKA.bootstrapServers());
+        consumer.put("group.id", replies + ".group");
+        consumer.put("auto.offset.reset", "earliest");
+        consumer.put(
+                "key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class);
+        consumer.put(
+                "value.deserializer",
+                org.apache.kafka.common.serialization.StringDeserializer.class);
+        var container =
+                new org.springframework.kafka.listener.KafkaMessageListenerContainer<
+                        String, String>(
+                        new org.springframework.kafka.core.DefaultKafkaConsumerFactory<>(consumer),
+                        new org.springframework.kafka.listener.ContainerProperties(replies));
+        var template =
+                new org.springframework.kafka.requestreply.ReplyingKafkaTemplate<
+                        String, String, String>(
+                        new org.springframework.kafka.core.DefaultKafkaProducerFactory<>(producer),
+                        container);
+        template.setDefaultReplyTimeout(TIMEOUT);
+        template.start();
+        try {
+            ProducerRecord<String, String> request =
+                    new ProducerRecord<>(
+                            conf.get(KafkaOptions.REQUESTS_TOPIC),
+                            "{\"requestId\":\"spring-1\",\"tenantId\":\"it\","
+                                    + "\"prompt\":\"<task:embed> Signed by configuration.\"}");
+            request.headers()
+                    .add(
+                            new org.apache.kafka.common.header.internals.RecordHeader(
+                                    org.springframework.kafka.support.KafkaHeaders.REPLY_TOPIC,
+                                    replies.getBytes(StandardCharsets.UTF_8)));
+            ConsumerRecord<String, String> reply =
+                    template.sendAndReceive(request).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(reply.value());
+            assertThat(json.get("requestId").asText()).isEqualTo("spring-1");
+            assertThat(json.get("status").asText()).isEqualTo("OK");
+        } finally {
+            template.stop();
+            template.destroy();
+        }
     }
 
     private void sendAs(TenantCredentials who, String topic, String id) {

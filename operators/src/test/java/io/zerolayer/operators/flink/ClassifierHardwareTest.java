@@ -28,7 +28,7 @@ class ClassifierHardwareTest {
         try (KeyedBroadcastOperatorTestHarness<String, ?, ?, ?> h =
                 new KeyedBroadcastOperatorTestHarness<>(
                         new CoBroadcastWithKeyedOperator<>(fn, List.of(ControlCommand.STATE)),
-                        r -> RequestKeys.key(r, FlinkFunctionsTest.CODEC),
+                        r -> RequestKeys.key(r),
                         Types.STRING,
                         1,
                         1,

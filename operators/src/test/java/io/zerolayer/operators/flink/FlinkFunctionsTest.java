@@ -68,7 +68,7 @@ class FlinkFunctionsTest {
     static KeyedBroadcastOperatorTestHarness<String, RawRecord, ControlCommand, RoutedRequest>
             classifierHarness(DecodeAndClassifyFunction fn) throws Exception {
         return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                fn, r -> RequestKeys.key(r, CODEC), Types.STRING, ControlCommand.STATE);
+                fn, r -> RequestKeys.key(r), Types.STRING, ControlCommand.STATE);
     }
 
     static GraphExecutorFunction executor(int capacity) {

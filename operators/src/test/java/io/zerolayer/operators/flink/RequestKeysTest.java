@@ -14,11 +14,11 @@ class RequestKeysTest {
     void anAvroRequestIsKeyedByTheIdsItClaimsWithoutDecodingItsPrompt() {
         AnalysisRequest r = FlinkFunctionsTest.request("r-1", "<task:embed> x");
         r.setTenantId("acme");
-        assertThat(RequestKeys.key(raw(CODEC.encode(r)), CODEC)).isEqualTo("4:acme/r-1");
+        assertThat(RequestKeys.key(raw(CODEC.encode(r)))).isEqualTo("4:acme/r-1");
         // length-prefixed: tenant "ac" with id "me/r-1" is another key
         r.setTenantId("ac");
         r.setRequestId("me/r-1");
-        assertThat(RequestKeys.key(raw(CODEC.encode(r)), CODEC)).isEqualTo("2:ac/me/r-1");
+        assertThat(RequestKeys.key(raw(CODEC.encode(r)))).isEqualTo("2:ac/me/r-1");
     }
 
     @Test
@@ -36,9 +36,8 @@ class RequestKeysTest {
 
     @Test
     void bytesThatAreNoRequestAreKeyedByTheirPosition() {
-        assertThat(RequestKeys.key(raw(new byte[] {(byte) 0xC3, 0x01, 1, 2}), CODEC))
-                .isEqualTo("?1/42");
-        assertThat(RequestKeys.key(raw(null), CODEC)).isEqualTo("?1/42");
+        assertThat(RequestKeys.key(raw(new byte[] {(byte) 0xC3, 0x01, 1, 2}))).isEqualTo("?1/42");
+        assertThat(RequestKeys.key(raw(null))).isEqualTo("?1/42");
     }
 
     private static String key(String json) {
@@ -46,7 +45,6 @@ class RequestKeysTest {
                 raw(
                         json.getBytes(StandardCharsets.UTF_8),
                         ZeroLayerHeaders.CONTENT_TYPE,
-                        ZeroLayerHeaders.JSON),
-                CODEC);
+                        ZeroLayerHeaders.JSON));
     }
 }

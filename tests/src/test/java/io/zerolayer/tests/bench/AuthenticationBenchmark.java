@@ -1,7 +1,6 @@
 package io.zerolayer.tests.bench;
 
 import io.zerolayer.operators.door.RequestAuthenticator;
-import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.kafka.RawRecord;
 import io.zerolayer.operators.tenants.TenantKey;
 import io.zerolayer.operators.tenants.TenantRegistry;
@@ -74,7 +73,7 @@ public class AuthenticationBenchmark {
     /** The ids a record claims, as the job keys it before the classifier. */
     @Benchmark
     public String claimedIds() {
-        return RequestKeys.claimedIds(record.value, false, codec)[1];
+        return io.zerolayer.schemas.serde.ClaimedIds.of(record.value, false)[1];
     }
 
     /** The signature checked against the tenant's key. */

@@ -1,6 +1,5 @@
 package io.zerolayer.tests.testutils;
 
-import io.zerolayer.operators.flink.RequestKeys;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.ZeroLayerHeaders;
@@ -82,8 +81,8 @@ public final class TestTenants {
                                 .startsWith(ZeroLayerHeaders.JSON);
         // the ids only, as the job keys records: hostile bytes are not decoded here
         String[] ids =
-                RequestKeys.claimedIds(
-                        record.value() == null ? new byte[0] : record.value(), json, CODEC);
+                io.zerolayer.schemas.serde.ClaimedIds.of(
+                        record.value() == null ? new byte[0] : record.value(), json);
         if (ids != null && tenants.tenant(ids[0]).isPresent()) {
             tenants.credentials(ids[0]).sign(record.headers(), ids[1], record.value());
         }
