@@ -100,18 +100,16 @@ public final class ZeroLayerClient implements AutoCloseable {
         this.json = b.json;
         this.timeout = b.timeout;
         this.credentials = b.credentials;
-        ensureTopic(b.bootstrapServers, replyTopic);
+        ensureTopic(b.settings(), replyTopic);
 
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers);
+        Properties p = b.settings();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(64 << 20));
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
 
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers);
+        Properties c = b.settings();
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -256,8 +254,8 @@ public final class ZeroLayerClient implements AutoCloseable {
         producer.close(Duration.ofSeconds(5));
     }
 
-    private static void ensureTopic(String bootstrap, String topic) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+    private static void ensureTopic(Properties settings, String topic) {
+        try (Admin admin = Admin.create(settings)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) -1)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
@@ -268,7 +266,11 @@ public final class ZeroLayerClient implements AutoCloseable {
             }
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "Cannot reach Kafka at " + bootstrap + " to create reply topic " + topic, e);
+                    "Cannot reach Kafka at "
+                            + settings.getProperty("bootstrap.servers")
+                            + " to create reply topic "
+                            + topic,
+                    e);
         }
     }
 
@@ -290,10 +292,29 @@ public final class ZeroLayerClient implements AutoCloseable {
         private boolean json;
         private Duration timeout = Duration.ofSeconds(60);
         private TenantCredentials credentials;
+        private final Map<String, String> kafkaSettings = new java.util.TreeMap<>();
 
         public Builder bootstrapServers(String bootstrapServers) {
             this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
             return this;
+        }
+
+        /**
+         * Kafka client settings for the client's producer, consumer and admin, e.g. SASL/SCRAM
+         * credentials ({@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config})
+         * or TLS stores.
+         */
+        public Builder kafkaSettings(Map<String, String> settings) {
+            kafkaSettings.putAll(settings);
+            return this;
+        }
+
+        /** The Kafka client settings with the bootstrap servers. */
+        Properties settings() {
+            Properties p = new Properties();
+            p.putAll(kafkaSettings);
+            p.put("bootstrap.servers", bootstrapServers);
+            return p;
         }
 
         public Builder requestsTopic(String topic) {

@@ -400,7 +400,10 @@ public final class BenchWorker {
 
         static Target start(BenchPlan plan, Configuration conf, int p) throws Exception {
             if (plan.system().equals("zerolayer")) {
-                EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, null, p);
+                // a plaintext broker: the bench's clients and tenants have no Kafka principals yet
+                EmbeddedPipeline pipeline =
+                        EmbeddedPipeline.start(
+                                conf, null, p, EmbeddedKafkaBroker.Security.PLAINTEXT);
                 return new Target(
                         pipeline, pipeline.bootstrapServers(), pipeline.credentials().orElse(null));
             }

@@ -1,14 +1,8 @@
 package io.zerolayer.cli;
 
 import io.zerolayer.operators.kafka.KafkaConnection;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,17 +25,6 @@ final class KafkaClientFile {
     }
 
     static Map<String, String> read(Path file) {
-        Map<String, String> settings = new TreeMap<>();
-        if (file == null) {
-            return settings;
-        }
-        Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file)) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read Kafka client settings " + file, e);
-        }
-        p.stringPropertyNames().forEach(k -> settings.put(k, p.getProperty(k)));
-        return settings;
+        return io.zerolayer.operators.kafka.ClientSettingsFile.read(file);
     }
 }

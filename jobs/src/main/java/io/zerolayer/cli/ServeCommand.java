@@ -105,9 +105,20 @@ final class ServeCommand implements Callable<Integer> {
                                         + (pipeline.credentials().isPresent()
                                                 ? " (tenant " + DemoTenant.ID + ", owner-only)"
                                                 : "")));
+        pipeline.kafkaSettingsFile(DemoTenant.ID)
+                .ifPresent(
+                        f ->
+                                System.out.println(
+                                        "  Kafka             : SASL/SCRAM and ACLs; each"
+                                                + " principal's client settings in "
+                                                + f.getParent()
+                                                + " (owner-only)"));
         System.out.println(
                 "Try: ./zerolayer submit --bootstrap-servers "
                         + pipeline.bootstrapServers()
+                        + pipeline.kafkaSettingsFile(DemoTenant.ID)
+                                .map(f -> " --command-config " + f)
+                                .orElse("")
                         + (tenants == null ? "" : " --tenants-file " + tenants)
                         + " samples/");
         System.out.println("Ctrl-C to stop.");

@@ -98,6 +98,8 @@ final class SubmitCommand implements Callable<Integer> {
         return null;
     }
 
+    @picocli.CommandLine.Mixin KafkaClientFile kafkaClient = new KafkaClientFile();
+
     /** The environment variable holding the tenant's hex key. */
     static final String KEY_VARIABLE = "ZEROLAYER_TENANT_KEY";
 
@@ -108,7 +110,8 @@ final class SubmitCommand implements Callable<Integer> {
                         .bootstrapServers(bootstrapServers)
                         .requestsTopic(requestsTopic)
                         .timeout(timeout)
-                        .json(json);
+                        .json(json)
+                        .kafkaSettings(KafkaClientFile.read(kafkaClient.file));
         if (replyTopic != null) {
             builder.replyTopic(replyTopic);
         }

@@ -5,15 +5,11 @@ import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.operators.tenants.TenantsSync;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
@@ -172,7 +168,8 @@ final class TenantsCommand implements Runnable {
                                 : "SASL_SSL";
         for (Map.Entry<String, String> user : result.passwords().entrySet()) {
             Path written =
-                    writeClientSettings(credentialsDir, user.getKey(), user.getValue(), protocol);
+                    io.zerolayer.operators.kafka.ClientSettingsFile.write(
+                            credentialsDir, user.getKey(), user.getValue(), protocol);
             out.println("  client settings of " + user.getKey() + ": " + written);
         }
         result.changes().forEach(c -> out.println((dryRun ? "would have " : "") + c));
@@ -186,27 +183,5 @@ final class TenantsCommand implements Runnable {
                                 + " tenant(s)");
         out.flush();
         return 0;
-    }
-
-    /** {@code DIR/<principal>.properties}, owner-only: what a client needs to sign in. */
-    static Path writeClientSettings(Path dir, String principal, String password, String protocol)
-            throws IOException {
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(
-                    dir,
-                    PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rwx------")));
-        }
-        Path file = dir.resolve(principal + ".properties");
-        Files.deleteIfExists(file);
-        Files.createFile(
-                file,
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Properties p = new Properties();
-        p.putAll(KafkaConnection.scram(protocol, principal, password));
-        try (var w = Files.newBufferedWriter(file)) {
-            p.store(w, "Kafka client settings of " + principal + " (zerolayer tenants sync)");
-        }
-        return file;
     }
 }

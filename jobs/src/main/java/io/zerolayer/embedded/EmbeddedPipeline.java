@@ -5,10 +5,16 @@ import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
+import io.zerolayer.jobs.TenancyOptions;
+import io.zerolayer.operators.kafka.ClientSettingsFile;
+import io.zerolayer.operators.tenants.AuthMode;
+import io.zerolayer.operators.tenants.KafkaTenancy;
+import io.zerolayer.operators.tenants.TenantsSync;
 import io.zerolayer.schemas.auth.TenantCredentials;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -57,7 +63,30 @@ public final class EmbeddedPipeline implements AutoCloseable {
      */
     public static EmbeddedPipeline start(Configuration flinkConf, Path dataDir, int parallelism)
             throws Exception {
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir);
+        // a job that verifies its tenants gets a broker that does too
+        return start(
+                flinkConf,
+                dataDir,
+                parallelism,
+                flinkConf.get(TenancyOptions.AUTH_MODE) == AuthMode.NONE
+                        ? EmbeddedKafkaBroker.Security.PLAINTEXT
+                        : EmbeddedKafkaBroker.Security.SCRAM);
+    }
+
+    /**
+     * As {@link #start(Configuration, Path, int)}, on a broker of the given security. With {@link
+     * EmbeddedKafkaBroker.Security#SCRAM}, the tenants' and the job's principals, ACLs and reply
+     * topics are made by {@link TenantsSync} from the tenant registry, their client settings kept
+     * in {@code kafka-credentials/} of the broker's folder, and the job signs in as its own
+     * principal.
+     */
+    public static EmbeddedPipeline start(
+            Configuration flinkConf,
+            Path dataDir,
+            int parallelism,
+            EmbeddedKafkaBroker.Security security)
+            throws Exception {
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, security);
         try {
             Configuration conf = new Configuration(flinkConf);
             conf.set(KafkaOptions.BOOTSTRAP_SERVERS, broker.bootstrapServers());
@@ -72,6 +101,14 @@ public final class EmbeddedPipeline implements AutoCloseable {
             broker.createTopics(
                     JobTopic.of(conf, parallelism).stream().map(JobTopic::newTopic).toList());
             TenantCredentials credentials = DemoTenant.prepare(conf, broker.dataDir()).orElse(null);
+            if (security == EmbeddedKafkaBroker.Security.SCRAM) {
+                syncTenants(broker, conf);
+                kafkaSettings(broker, KafkaTenancy.JOB)
+                        .forEach(
+                                (k, v) ->
+                                        conf.setString(
+                                                KafkaOptions.CLIENT_PROPERTIES_PREFIX + k, v));
+            }
 
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
@@ -149,8 +186,82 @@ public final class EmbeddedPipeline implements AutoCloseable {
                 ZeroLayerClient.builder()
                         .bootstrapServers(bootstrapServers())
                         .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC));
-        credentials().ifPresent(builder::credentials);
+        credentials()
+                .ifPresent(c -> builder.credentials(c).kafkaSettings(kafkaSettings(c.tenantId())));
         return builder;
+    }
+
+    /** In the broker's folder: the client settings of each principal, owner-only. */
+    public static final String CREDENTIALS_DIR = "kafka-credentials";
+
+    /**
+     * Makes the broker's principals, ACLs and tenants' reply topics what the registry in force
+     * says; a principal whose client settings are missing from {@link #CREDENTIALS_DIR} gets a new
+     * password.
+     */
+    static void syncTenants(EmbeddedKafkaBroker broker, Configuration conf) throws Exception {
+        java.util.Set<String> tenants =
+                io.zerolayer.operators.tenants.TenantRegistry.load(
+                                Path.of(conf.get(TenancyOptions.TENANTS_FILE)))
+                        .tenantIds();
+        Path dir = broker.dataDir().resolve(CREDENTIALS_DIR);
+        java.util.Set<String> lost = new java.util.LinkedHashSet<>();
+        for (String principal : KafkaTenancy.principals(tenants)) {
+            if (!java.nio.file.Files.exists(dir.resolve(principal + ".properties"))) {
+                lost.add(principal);
+            }
+        }
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(
+                        broker.adminConnection().properties())) {
+            TenantsSync.Result result =
+                    new TenantsSync(admin, KafkaOptions.tenancyTopics(conf), 1)
+                            .sync(tenants, lost, false);
+            for (var user : result.passwords().entrySet()) {
+                ClientSettingsFile.write(dir, user.getKey(), user.getValue(), "SASL_PLAINTEXT");
+            }
+            if (!result.changes().isEmpty()) {
+                LOG.info(
+                        "Kafka tenancy: {} change(s) for {} tenant(s), client settings in {}",
+                        result.changes().size(),
+                        tenants.size(),
+                        dir);
+            }
+        }
+    }
+
+    /** The client settings {@code principal} signs in to this broker with. */
+    static Map<String, String> kafkaSettings(EmbeddedKafkaBroker broker, String principal) {
+        return ClientSettingsFile.read(
+                broker.dataDir().resolve(CREDENTIALS_DIR).resolve(principal + ".properties"));
+    }
+
+    /**
+     * The Kafka client settings of {@code principal} ({@value DemoTenant#ID}, a tenant of the
+     * registry, or {@link KafkaTenancy#BILLING}); none on a plaintext broker.
+     */
+    public Map<String, String> kafkaSettings(String principal) {
+        return conf.containsKey(KafkaOptions.CLIENT_PROPERTIES_PREFIX + "sasl.jaas.config")
+                ? kafkaSettings(broker, principal)
+                : Map.of();
+    }
+
+    /**
+     * The file of {@code principal}'s Kafka client settings, for {@code --command-config}; empty on
+     * a plaintext broker.
+     */
+    public Optional<Path> kafkaSettingsFile(String principal) {
+        return kafkaSettings(principal).isEmpty()
+                ? Optional.empty()
+                : Optional.of(
+                        broker.dataDir()
+                                .resolve(CREDENTIALS_DIR)
+                                .resolve(principal + ".properties"));
+    }
+
+    /** The broker's super user, for set-up and checks. */
+    public io.zerolayer.operators.kafka.KafkaConnection adminConnection() {
+        return broker.adminConnection();
     }
 
     /** The checkpoint the job resumed from, or null when it started afresh. */

@@ -3,6 +3,9 @@ package io.zerolayer.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.embedded.EmbeddedPipeline;
+import io.zerolayer.operators.kafka.ClientSettingsFile;
+import io.zerolayer.operators.tenants.KafkaTenancy;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import java.io.BufferedReader;
@@ -52,12 +55,22 @@ class ServeRestartITCase {
     void aKilledServeResumesFromItsCheckpointAnswersEveryRequestAndBillsItOnce(@TempDir Path data)
             throws Exception {
         Serve first = serve(data, "first");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", first.bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
+        // serve verifies requests, and its broker its clients: sign in and sign as the tenant it
+        // wrote to its data folder, which may create topics in its own namespace
+        Path credentials = data.resolve(EmbeddedPipeline.CREDENTIALS_DIR);
+        Map<String, String> demo =
+                ClientSettingsFile.read(credentials.resolve(DemoTenant.ID + ".properties"));
+        Map<String, Object> admin = new java.util.HashMap<>(demo);
+        admin.put("bootstrap.servers", first.bootstrap);
+        try (Admin tenant = Admin.create(admin)) {
+            tenant.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
         }
-        // serve verifies requests: sign as the tenant it wrote to its data folder
         InFlightLoad load =
                 new InFlightLoad(first.bootstrap, REPLIES, 30)
+                        .kafkaSettings(
+                                demo,
+                                ClientSettingsFile.read(
+                                        credentials.resolve(KafkaTenancy.BILLING + ".properties")))
                         .signingAs(
                                 TenantRegistry.load(data.resolve(DemoTenant.FILE))
                                         .credentials(DemoTenant.ID));

@@ -56,6 +56,19 @@ public final class InFlightLoad {
      * Sends every request as this one tenant, signed with its key; by default requests alternate
      * between acme and globex, signed with their {@link TestTenants} keys.
      */
+    /**
+     * Signs in to Kafka with these client settings (a SCRAM broker's); the cost records are read
+     * with {@code billing}'s.
+     */
+    public InFlightLoad kafkaSettings(Map<String, String> requester, Map<String, String> billing) {
+        this.requester = Map.copyOf(requester);
+        this.billing = Map.copyOf(billing);
+        return this;
+    }
+
+    private Map<String, String> requester = Map.of();
+    private Map<String, String> billing = Map.of();
+
     public InFlightLoad signingAs(TenantCredentials credentials) {
         this.signingAs = credentials;
         return this;
@@ -65,7 +78,7 @@ public final class InFlightLoad {
     public void send(int from, int count) {
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(
-                        Map.of("bootstrap.servers", bootstrapServers),
+                        settings(requester),
                         new ByteArraySerializer(),
                         new ByteArraySerializer())) {
             for (int i = from; i < from + count; i++) {
@@ -154,7 +167,7 @@ public final class InFlightLoad {
         Map<String, Long> perTenant = new java.util.TreeMap<>();
         Map<String, Integer> perId = new HashMap<>();
         var codec = SingleObjectCodec.of(io.zerolayer.schemas.KernelCostRecord.class);
-        for (ConsumerRecord<byte[], byte[]> r : committed(costsTopic)) {
+        for (ConsumerRecord<byte[], byte[]> r : committed(costsTopic, billing)) {
             var c = codec.decode(r.value());
             perId.merge(c.getRecordId(), 1, Integer::sum);
             long nanoUsd =
@@ -173,10 +186,21 @@ public final class InFlightLoad {
         return perTenant;
     }
 
+    private Map<String, Object> settings(Map<String, String> kafka) {
+        Map<String, Object> all = new java.util.HashMap<>(kafka);
+        all.put("bootstrap.servers", bootstrapServers);
+        return all;
+    }
+
     /** Every committed record of a topic (read_committed), read to the end it had. */
     public List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
+        return committed(topic, requester);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> committed(
+            String topic, Map<String, String> kafka) {
         Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrapServers);
+        p.putAll(settings(kafka));
         p.put("isolation.level", "read_committed");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
