@@ -116,7 +116,7 @@ final class TenantsCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             return sync(
                     kafka,
-                    registry.tenantIds(),
+                    registry,
                     KafkaOptions.tenancyTopics(conf),
                     replyPartitions,
                     new LinkedHashSet<>(newPasswords),
@@ -130,7 +130,7 @@ final class TenantsCommand implements Runnable {
     /** Syncs and prints; writes new users' client settings under {@code credentialsDir}. */
     static int sync(
             KafkaConnection kafka,
-            Set<String> tenants,
+            TenantRegistry registry,
             io.zerolayer.operators.tenants.KafkaTenancy.JobTopics topics,
             int replyPartitions,
             Set<String> newPasswords,
@@ -143,7 +143,7 @@ final class TenantsCommand implements Runnable {
         try (Admin admin = Admin.create(kafka.properties())) {
             result =
                     new TenantsSync(admin, topics, replyPartitions)
-                            .sync(tenants, newPasswords, dryRun);
+                            .sync(registry, newPasswords, dryRun);
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof SecurityDisabledException) {
                 out.println(
@@ -175,11 +175,13 @@ final class TenantsCommand implements Runnable {
         result.changes().forEach(c -> out.println((dryRun ? "would have " : "") + c));
         out.println(
                 result.changes().isEmpty()
-                        ? "In sync: " + tenants.size() + " tenant(s), nothing to change"
+                        ? "In sync: "
+                                + registry.tenantIds().size()
+                                + " tenant(s), nothing to change"
                         : (dryRun ? "Dry run: " : "Done: ")
                                 + result.changes().size()
                                 + " change(s) for "
-                                + tenants.size()
+                                + registry.tenantIds().size()
                                 + " tenant(s)");
         out.flush();
         return 0;

@@ -200,10 +200,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
      * password.
      */
     static void syncTenants(EmbeddedKafkaBroker broker, Configuration conf) throws Exception {
-        java.util.Set<String> tenants =
+        io.zerolayer.operators.tenants.TenantRegistry registry =
                 io.zerolayer.operators.tenants.TenantRegistry.load(
-                                Path.of(conf.get(TenancyOptions.TENANTS_FILE)))
-                        .tenantIds();
+                        Path.of(conf.get(TenancyOptions.TENANTS_FILE)));
+        java.util.Set<String> tenants = registry.tenantIds();
         Path dir = broker.dataDir().resolve(CREDENTIALS_DIR);
         java.util.Set<String> lost = new java.util.LinkedHashSet<>();
         for (String principal : KafkaTenancy.principals(tenants)) {
@@ -216,7 +216,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
                         broker.adminConnection().properties())) {
             TenantsSync.Result result =
                     new TenantsSync(admin, KafkaOptions.tenancyTopics(conf), 1)
-                            .sync(tenants, lost, false);
+                            .sync(registry, lost, false);
             for (var user : result.passwords().entrySet()) {
                 ClientSettingsFile.write(dir, user.getKey(), user.getValue(), "SASL_PLAINTEXT");
             }

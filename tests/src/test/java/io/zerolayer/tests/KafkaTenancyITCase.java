@@ -109,7 +109,9 @@ class KafkaTenancyITCase {
                 .contains("created SCRAM user zerolayer-job")
                 .contains("created SCRAM user zerolayer-billing")
                 .contains("created topic zerolayer.replies.acme")
-                .contains("created ACL User:acme DESCRIBE, WRITE on topic zerolayer.requests");
+                .contains("created ACL User:acme DESCRIBE, WRITE on topic zerolayer.requests")
+                .contains(
+                        "set quota producer_byte_rate=" + ACME_BYTES_PER_SECOND + " on User:acme");
         assertThat(sync(registry, credentials))
                 .as("a second sync")
                 .contains("In sync: 2 tenant(s), nothing to change");
@@ -128,20 +130,41 @@ class KafkaTenancyITCase {
             List<ConsumerRecord<byte[], byte[]>> bill =
                     read(billing, "zerolayer.kernel-costs", KafkaTenancy.BILLING + "-report", 1);
             assertThat(COSTS.decode(bill.get(0).value()).getTenantId()).isEqualTo("acme");
+            // a flood beyond acme's broker quota is throttled by the broker itself, and the
+            // quiet tenant is answered meanwhile
+            double throttled = flood(acme, 16, 4096);
+            assertThat(throttled).as("acme's produce throttle time, ms").isPositive();
+            KafkaConnection globex = signedInAs(credentials, "globex");
+            send(
+                    globex,
+                    "zerolayer.requests",
+                    signedRequest("globex", "g-1", "zerolayer.replies.globex"));
+            assertThat(
+                            RESPONSES
+                                    .decode(
+                                            read(
+                                                            globex,
+                                                            "zerolayer.replies.globex",
+                                                            "zerolayer.replies.globex.client",
+                                                            1)
+                                                    .get(0)
+                                                    .value())
+                                    .getRequestId())
+                    .isEqualTo("g-1");
             // a signed request cannot send its reply into another tenant's namespace
             send(
                     acme,
                     "zerolayer.requests",
                     signedRequest("acme", "r-2", "zerolayer.replies.globex"));
+            // the flood's records are dead letters too (not requests): find r-2's
             List<ConsumerRecord<byte[], byte[]>> dead =
-                    read(broker.adminConnection(), "zerolayer.requests-dlt", "admin-check", 1);
-            assertThat(
-                            new String(
-                                    dead.get(0)
-                                            .headers()
-                                            .lastHeader(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE)
-                                            .value(),
-                                    StandardCharsets.UTF_8))
+                    read(broker.adminConnection(), "zerolayer.requests-dlt", "admin-check", 17);
+            ConsumerRecord<byte[], byte[]> r2 =
+                    dead.stream()
+                            .filter(r -> "r-2".equals(header(r, ZeroLayerHeaders.CORRELATION_ID)))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(header(r2, ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
                     .contains("outside tenant 'acme''s namespace");
         } finally {
             running.cancel().get();
@@ -192,18 +215,34 @@ class KafkaTenancyITCase {
                 .contains(
                         "deleted ACL User:globex DESCRIBE, READ on topic"
                                 + " zerolayer.replies.globex\n");
-        KafkaConnection globex = signedInAs(credentials, "globex");
-        assertThatThrownBy(() -> send(globex, "zerolayer.requests", new byte[] {1}))
+        KafkaConnection gone = signedInAs(credentials, "globex");
+        assertThatThrownBy(() -> send(gone, "zerolayer.requests", new byte[] {1}))
                 .hasRootCauseInstanceOf(SaslAuthenticationException.class);
     }
 
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    /** Acme's broker quota: a few KB a second, so a burst of requests is throttled. */
+    private static final long ACME_BYTES_PER_SECOND = 4096;
+
+    /** A registry of these tenants; acme with a broker quota on what it produces. */
     private static Path registry(String... tenants) throws Exception {
         Map<String, byte[]> keys = new LinkedHashMap<>();
         for (String t : tenants) {
             keys.put(t, TestTenants.key(t));
         }
         Path file = Files.createTempFile(dir, "tenants", ".yaml");
-        Files.writeString(file, TenantRegistry.yamlOf(keys));
+        Files.writeString(
+                file,
+                TenantRegistry.yamlOf(keys)
+                        .replace(
+                                "  \"acme\":\n",
+                                "  \"acme\":\n    quotas: {kafka-produce-bytes-per-second: "
+                                        + ACME_BYTES_PER_SECOND
+                                        + "}\n"));
         return file;
     }
 
@@ -291,11 +330,33 @@ class KafkaTenancyITCase {
         }
     }
 
+    /**
+     * Sends {@code count} records of {@code bytes} each to the requests topic as fast as the broker
+     * lets it; returns the producer's largest throttle time (ms) the broker imposed.
+     */
+    private static double flood(KafkaConnection as, int count, int bytes) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer(as)) {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(
+                        producer.send(new ProducerRecord<>("zerolayer.requests", new byte[bytes])));
+            }
+            for (var f : sent) {
+                f.get();
+            }
+            return producer.metrics().entrySet().stream()
+                    .filter(e -> e.getKey().name().equals("produce-throttle-time-max"))
+                    .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                    .max()
+                    .orElse(0);
+        }
+    }
+
     private static KafkaProducer<byte[], byte[]> producer(KafkaConnection as) {
         Properties p = as.properties();
         p.put("max.block.ms", "10000");
-        p.put("delivery.timeout.ms", "10000");
-        p.put("request.timeout.ms", "5000");
+        p.put("delivery.timeout.ms", "60000");
+        p.put("request.timeout.ms", "30000");
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

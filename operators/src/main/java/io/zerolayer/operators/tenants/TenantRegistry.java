@@ -344,7 +344,9 @@ public final class TenantRegistry {
                 "in-flight-per-slot",
                 "requests-per-second",
                 "encoder-tokens-per-second",
-                "over-quota");
+                "over-quota",
+                "kafka-produce-bytes-per-second",
+                "kafka-request-percentage");
         int inFlight =
                 (int)
                         positive(
@@ -386,7 +388,22 @@ public final class TenantRegistry {
                                 + "'; use reject or backpressure");
             }
         }
-        return new TenantQuotas(inFlight, requests, tokens, over);
+        long produceBytes =
+                positive(
+                        q.get("kafka-produce-bytes-per-second"),
+                        base.kafkaProduceBytesPerSecond(),
+                        Long.MAX_VALUE,
+                        origin,
+                        what + " kafka-produce-bytes-per-second");
+        int requestPercentage =
+                (int)
+                        positive(
+                                q.get("kafka-request-percentage"),
+                                base.kafkaRequestPercentage(),
+                                Integer.MAX_VALUE,
+                                origin,
+                                what + " kafka-request-percentage");
+        return new TenantQuotas(inFlight, requests, tokens, over, produceBytes, requestPercentage);
     }
 
     private static long positive(

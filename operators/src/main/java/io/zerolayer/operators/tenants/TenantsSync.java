@@ -21,6 +21,9 @@ import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 
@@ -29,8 +32,10 @@ import org.apache.kafka.common.resource.ResourcePattern;
  * for a tenant registry, through the Admin API: a SCRAM-SHA-512 user per principal that has none (a
  * random password, handed back once: Kafka keeps only a salted hash), every ACL missing on the
  * job's topics created, every ACL on them that no principal should hold deleted (a tenant taken out
- * of the registry loses its access and its user), and each tenant's reply topic created. Running it
- * again changes nothing. The admin connection needs Kafka's ALTER and DESCRIBE on the cluster (a
+ * of the registry loses its access and its user), each tenant's reply topic created, and each
+ * tenant's broker quotas ({@code producer_byte_rate}, {@code request_percentage}) made the
+ * registry's, so the broker throttles a tenant's producers before anything reaches the job. Running
+ * it again changes nothing. The admin connection needs Kafka's ALTER and DESCRIBE on the cluster (a
  * super user).
  */
 public final class TenantsSync {
@@ -61,13 +66,14 @@ public final class TenantsSync {
     }
 
     /**
-     * Syncs the cluster with these tenants.
+     * Syncs the cluster with the registry's tenants.
      *
      * @param newPasswords principals to give a new password even though they have one
      * @param dryRun say what would change, change nothing (no password is made)
      */
-    public Result sync(Set<String> tenants, Set<String> newPasswords, boolean dryRun)
+    public Result sync(TenantRegistry registry, Set<String> newPasswords, boolean dryRun)
             throws ExecutionException, InterruptedException, TimeoutException {
+        Set<String> tenants = registry.tenantIds();
         List<AclBinding> wanted = KafkaTenancy.bindings(tenants, topics);
         Set<String> principals = KafkaTenancy.principals(tenants);
         List<String> changes = new ArrayList<>();
@@ -140,8 +146,12 @@ public final class TenantsSync {
                 replyTopics.add(new NewTopic(topic, replyTopicPartitions, (short) -1));
             }
         }
+        List<ClientQuotaAlteration> quotas = quotas(registry, formerPrincipals, changes);
         if (dryRun) {
             return new Result(changes, Map.of());
+        }
+        if (!quotas.isEmpty()) {
+            get(admin.alterClientQuotas(quotas).all());
         }
         if (!alterations.isEmpty()) {
             get(admin.alterUserScramCredentials(alterations).all());
@@ -156,6 +166,56 @@ public final class TenantsSync {
             get(admin.createTopics(replyTopics).all());
         }
         return new Result(changes, passwords);
+    }
+
+    /** Broker quota keys, and the registry's quota each comes from. */
+    static final String PRODUCE_BYTES = "producer_byte_rate";
+
+    static final String REQUEST_PERCENTAGE = "request_percentage";
+
+    /**
+     * The alterations that make each tenant's broker quotas the registry's (a quota the registry
+     * leaves at 0 removed), and a former tenant's removed; each change described in {@code
+     * changes}.
+     */
+    private List<ClientQuotaAlteration> quotas(
+            TenantRegistry registry, Set<String> former, List<String> changes)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Map<ClientQuotaEntity, Map<String, Double>> current =
+                get(admin.describeClientQuotas(ClientQuotaFilter.all()).entities());
+        List<ClientQuotaAlteration> out = new ArrayList<>();
+        Set<String> users = new LinkedHashSet<>(registry.tenantIds());
+        users.addAll(former);
+        for (String user : users) {
+            ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, user));
+            Map<String, Double> has = current.getOrDefault(entity, Map.of());
+            Map<String, Double> wants = new LinkedHashMap<>();
+            if (registry.tenant(user).isPresent()) {
+                TenantQuotas q = registry.quotas(user);
+                if (q.kafkaProduceBytesPerSecond() > 0) {
+                    wants.put(PRODUCE_BYTES, (double) q.kafkaProduceBytesPerSecond());
+                }
+                if (q.kafkaRequestPercentage() > 0) {
+                    wants.put(REQUEST_PERCENTAGE, (double) q.kafkaRequestPercentage());
+                }
+            }
+            List<ClientQuotaAlteration.Op> ops = new ArrayList<>();
+            for (String key : List.of(PRODUCE_BYTES, REQUEST_PERCENTAGE)) {
+                Double want = wants.get(key);
+                Double is = has.get(key);
+                if (want != null && !want.equals(is)) {
+                    ops.add(new ClientQuotaAlteration.Op(key, want));
+                    changes.add("set quota " + key + "=" + want.longValue() + " on User:" + user);
+                } else if (want == null && is != null) {
+                    ops.add(new ClientQuotaAlteration.Op(key, null));
+                    changes.add("removed quota " + key + " on User:" + user);
+                }
+            }
+            if (!ops.isEmpty()) {
+                out.add(new ClientQuotaAlteration(entity, ops));
+            }
+        }
+        return out;
     }
 
     /** Whether an ACL's resource is one of the job's, which the sync alone manages. */

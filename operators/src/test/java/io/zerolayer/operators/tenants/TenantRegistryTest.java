@@ -41,6 +41,41 @@ class TenantRegistryTest {
     }
 
     @Test
+    void brokerQuotasAreReadLikeTheOthersAndNeverNegative() {
+        TenantRegistry registry =
+                TenantRegistry.parse(
+                        """
+                        version: 1
+                        defaults:
+                          quotas: {kafka-request-percentage: 50}
+                        tenants:
+                          acme:
+                            keys: {k1: "%s"}
+                            quotas: {kafka-produce-bytes-per-second: 1048576}
+                          globex:
+                            keys: {k1: "%s"}
+                        """
+                                .formatted(K1, K2),
+                        "tenants.yaml");
+        assertThat(registry.quotas("acme").kafkaProduceBytesPerSecond()).isEqualTo(1048576);
+        assertThat(registry.quotas("acme").kafkaRequestPercentage()).isEqualTo(50);
+        assertThat(registry.quotas("globex").kafkaProduceBytesPerSecond()).isZero();
+        assertThatThrownBy(
+                        () ->
+                                TenantRegistry.parse(
+                                        """
+                                        version: 1
+                                        tenants:
+                                          acme:
+                                            keys: {k1: "%s"}
+                                            quotas: {kafka-produce-bytes-per-second: -1}
+                                        """
+                                                .formatted(K1),
+                                        "tenants.yaml"))
+                .hasMessageContaining("kafka-produce-bytes-per-second");
+    }
+
+    @Test
     void quotasComeFromTheEntryThenTheFileDefaultsThenTheBuiltInOnes() {
         TenantRegistry registry =
                 TenantRegistry.parse(
