@@ -254,7 +254,7 @@ public final class BenchWorker {
             if (neighbours != null && max.containsKey(Workload.CUSTOMER_SERVICE.id())) {
                 neighbours.measure(
                         plan,
-                        target.bootstrapServers(),
+                        target.pipeline(),
                         conf,
                         max.get(Workload.CUSTOMER_SERVICE.id()),
                         rows);
@@ -374,11 +374,26 @@ public final class BenchWorker {
         private final AutoCloseable resources;
         private final String bootstrap;
         private final TenantCredentials credentials;
+        private final EmbeddedPipeline pipeline;
 
         private Target(AutoCloseable resources, String bootstrap, TenantCredentials credentials) {
             this.resources = resources;
             this.bootstrap = bootstrap;
             this.credentials = credentials;
+            this.pipeline = null;
+        }
+
+        /** Zerolayer's embedded pipeline. */
+        private Target(EmbeddedPipeline pipeline) {
+            this.resources = pipeline;
+            this.bootstrap = pipeline.bootstrapServers();
+            this.credentials = pipeline.credentials().orElse(null);
+            this.pipeline = pipeline;
+        }
+
+        /** Zerolayer's pipeline; null for a baseline. */
+        EmbeddedPipeline pipeline() {
+            return pipeline;
         }
 
         String bootstrapServers() {
@@ -387,6 +402,9 @@ public final class BenchWorker {
 
         /** A client of the system; it signs where the system verifies (zerolayer's default). */
         ZeroLayerClient client(Configuration conf) {
+            if (pipeline != null) {
+                return pipeline.client().timeout(Duration.ofMinutes(5)).build();
+            }
             ZeroLayerClient.Builder builder =
                     ZeroLayerClient.builder()
                             .bootstrapServers(bootstrap)
@@ -400,12 +418,9 @@ public final class BenchWorker {
 
         static Target start(BenchPlan plan, Configuration conf, int p) throws Exception {
             if (plan.system().equals("zerolayer")) {
-                // a plaintext broker: the bench's clients and tenants have no Kafka principals yet
-                EmbeddedPipeline pipeline =
-                        EmbeddedPipeline.start(
-                                conf, null, p, EmbeddedKafkaBroker.Security.PLAINTEXT);
-                return new Target(
-                        pipeline, pipeline.bootstrapServers(), pipeline.credentials().orElse(null));
+                // SASL/SCRAM and ACLs, as serve runs: the noisy neighbours have broker quotas
+                EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, null, p);
+                return new Target(pipeline);
             }
             BaselineJob.Kind kind =
                     plan.system().equals(BaselineJob.Kind.NAIVE.id)

@@ -3,11 +3,13 @@ package io.zerolayer.bench;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.flink.ControlCommand;
 import io.zerolayer.operators.tenants.TenantRegistry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -29,6 +31,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * would give a tenant that may use half the job: requests a second at half the job's maximum,
  * refused before their prompts are read, and a small in-flight quota per slot. What it sends beyond
  * is answered REJECTED at once; the quiet tenant's latency beside it against alone is the figure.
+ * On a broker with SCRAM and ACLs (zerolayer's, as {@code serve} runs it) the flood's principal
+ * also has a broker quota of the same share ({@code producer_byte_rate}): the broker throttles its
+ * producer before its records are appended, so the job never sees the excess.
  */
 final class NoisyNeighbours {
     static final String QUIET = "quiet";
@@ -47,7 +52,7 @@ final class NoisyNeighbours {
     private NoisyNeighbours(Path file, Map<String, byte[]> keys) throws IOException {
         this.file = file;
         this.keys = keys;
-        writeTenants(0);
+        writeTenants(0, 0);
         this.registry = TenantRegistry.load(file);
     }
 
@@ -69,8 +74,11 @@ final class NoisyNeighbours {
         return new NoisyNeighbours(file, keys);
     }
 
-    /** Writes the tenants file, the flood's quota {@code floodPerSecond} requests a second. */
-    private void writeTenants(long floodPerSecond) throws IOException {
+    /**
+     * Writes the tenants file, the flood's quota {@code floodPerSecond} requests a second, and on
+     * the broker {@code floodBytesPerSecond} (0: none).
+     */
+    private void writeTenants(long floodPerSecond, long floodBytesPerSecond) throws IOException {
         StringBuilder yaml = new StringBuilder("version: 1\ntenants:\n");
         keys.forEach(
                 (tenant, key) -> {
@@ -86,18 +94,29 @@ final class NoisyNeighbours {
                                         floodPerSecond > 0
                                                 ? ", requests-per-second: " + floodPerSecond
                                                 : "")
+                                .append(
+                                        floodBytesPerSecond > 0
+                                                ? ", kafka-produce-bytes-per-second: "
+                                                        + floodBytesPerSecond
+                                                : "")
                                 .append(", over-quota: reject}\n");
                     }
                 });
         Files.writeString(file, yaml);
     }
 
-    /** Gives the flood its rate quota on the running job: the file rewritten, then reloaded. */
-    private void limitFlood(String bootstrap, Configuration conf, long perSecond) throws Exception {
-        writeTenants(perSecond);
+    /**
+     * Gives the flood its rate quota on the running job and, as bytes a second, on the broker: the
+     * file rewritten, synced to the broker, then reloaded by the job.
+     */
+    private void limitFlood(EmbeddedPipeline pipeline, Configuration conf, long perSecond)
+            throws Exception {
+        writeTenants(perSecond, perSecond * bytesPerRequest());
+        pipeline.syncTenants();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(
-                        Map.of("bootstrap.servers", bootstrap),
+                        // only the broker's admin writes the control topic
+                        pipeline.adminConnection().properties(),
                         new ByteArraySerializer(),
                         new ByteArraySerializer())) {
             producer.send(
@@ -111,15 +130,20 @@ final class NoisyNeighbours {
     }
 
     /** Runs the phases at {@code max}, zerolayer's customer-service maximum, into {@code rows}. */
-    void measure(BenchPlan plan, String bootstrap, Configuration conf, double max, ArrayNode rows)
+    void measure(
+            BenchPlan plan,
+            EmbeddedPipeline pipeline,
+            Configuration conf,
+            double max,
+            ArrayNode rows)
             throws Exception {
         double quietRate = Math.max(0.5, max / 10);
         double floodRate = max * plan.noisyFlood();
         long floodQuota = Math.max(1, Math.round(max * FLOOD_RATE_SHARE));
-        limitFlood(bootstrap, conf, floodQuota);
+        limitFlood(pipeline, conf, floodQuota);
         double seconds = plan.openLoopSeconds();
-        try (ZeroLayerClient quiet = client(bootstrap, conf, QUIET);
-                ZeroLayerClient flood = client(bootstrap, conf, FLOOD)) {
+        try (ZeroLayerClient quiet = client(pipeline, conf, QUIET);
+                ZeroLayerClient flood = client(pipeline, conf, FLOOD)) {
             LoadDriver quietDriver = new LoadDriver(quiet, QUIET);
             LoadDriver floodDriver = new LoadDriver(flood, FLOOD);
             BenchWorker.progress(
@@ -169,9 +193,23 @@ final class NoisyNeighbours {
         }
     }
 
-    private ZeroLayerClient client(String bootstrap, Configuration conf, String tenant) {
+    /**
+     * What a customer-service request takes on the wire, about: its prompt's bytes, the rest of the
+     * record, headers and batch overhead. Sets the flood's broker quota from its request quota.
+     */
+    static long bytesPerRequest() {
+        long prompt =
+                Workload.CUSTOMER_SERVICE.take(1, 16).stream()
+                                .mapToLong(r -> r.prompt().getBytes(StandardCharsets.UTF_8).length)
+                                .sum()
+                        / 16;
+        return prompt + 512;
+    }
+
+    private ZeroLayerClient client(EmbeddedPipeline pipeline, Configuration conf, String tenant) {
         return ZeroLayerClient.builder()
-                .bootstrapServers(bootstrap)
+                .bootstrapServers(pipeline.bootstrapServers())
+                .kafkaSettings(pipeline.kafkaSettings(tenant))
                 .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
                 .credentials(registry.credentials(tenant))
                 .timeout(Duration.ofMinutes(5))

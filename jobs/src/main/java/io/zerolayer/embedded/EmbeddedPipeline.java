@@ -230,6 +230,17 @@ public final class EmbeddedPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Syncs the broker with the tenants file as it is now (a tenant added, a quota changed), as an
+     * operator runs {@code zerolayer tenants sync} before {@code reload-tenants}; nothing on a
+     * plaintext broker.
+     */
+    public void syncTenants() throws Exception {
+        if (!kafkaSettings(KafkaTenancy.JOB).isEmpty()) {
+            syncTenants(broker, conf);
+        }
+    }
+
     /** The client settings {@code principal} signs in to this broker with. */
     static Map<String, String> kafkaSettings(EmbeddedKafkaBroker broker, String principal) {
         return ClientSettingsFile.read(
