@@ -139,6 +139,17 @@ public final class KafkaOptions {
                                 + " carries the original bytes, so it must fit the largest request."
                                 + " The topics' max.message.bytes must allow it too.");
 
+    public static final ConfigOption<String> CLIENT_SETTINGS_FILE =
+            ConfigOptions.key("zerolayer.kafka.client-settings-file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A properties file of Kafka client settings every client of the job"
+                                + " shares (security.protocol, sasl.mechanism, sasl.jaas.config,"
+                                + " TLS stores), as zerolayer tenants sync writes them: a mounted"
+                                + " Secret keeps the password out of config.yaml. Settings under"
+                                + " zerolayer.kafka.properties. win over the file's.");
+
     /**
      * Kafka client settings every client of the job shares (sources, sinks, admin clients), under
      * this prefix: {@code zerolayer.kafka.properties.security.protocol: SASL_SSL}, {@code
@@ -148,8 +159,8 @@ public final class KafkaOptions {
     public static final String CLIENT_PROPERTIES_PREFIX = "zerolayer.kafka.properties.";
 
     /**
-     * How the job's clients reach Kafka: {@link #BOOTSTRAP_SERVERS} and every setting under {@link
-     * #CLIENT_PROPERTIES_PREFIX}.
+     * How the job's clients reach Kafka: {@link #BOOTSTRAP_SERVERS}, the settings of {@link
+     * #CLIENT_SETTINGS_FILE} and every setting under {@link #CLIENT_PROPERTIES_PREFIX}.
      *
      * @throws IllegalArgumentException when no bootstrap servers are set, or a shared setting is
      *     one the job sets per client
@@ -164,7 +175,12 @@ public final class KafkaOptions {
                                                         + BOOTSTRAP_SERVERS.key()
                                                         + " (or --bootstrap-servers) to the Kafka"
                                                         + " cluster to read from"));
-        Map<String, String> shared = new TreeMap<>();
+        Map<String, String> shared =
+                new TreeMap<>(
+                        io.zerolayer.operators.kafka.ClientSettingsFile.read(
+                                conf.getOptional(CLIENT_SETTINGS_FILE)
+                                        .map(java.nio.file.Path::of)
+                                        .orElse(null)));
         conf.toMap()
                 .forEach(
                         (key, value) -> {

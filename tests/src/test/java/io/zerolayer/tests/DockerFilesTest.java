@@ -7,6 +7,7 @@ import io.zerolayer.jobs.BillingOptions;
 import io.zerolayer.jobs.ExecutorOptions;
 import io.zerolayer.jobs.HardwareOptions;
 import io.zerolayer.jobs.JobTopic;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
@@ -297,5 +298,60 @@ class DockerFilesTest {
                         .load(Files.readString(ROOT.resolve("docker/compose.yaml")));
         assertThat(((Map<String, Object>) compose.get("secrets"))).containsKey(secret);
         assertThat(dockerfile).as("keys are never baked into the image").doesNotContain("tenants");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void kafkaEnforcesTenancyInComposeAndTheJobSignsInWithWhatTenantsSyncWrote() throws Exception {
+        Map<String, Object> kafka = (Map<String, Object>) service("kafka").get("environment");
+        assertThat(String.valueOf(kafka.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP")))
+                .as("no listener without authentication")
+                .doesNotContain(":PLAINTEXT");
+        assertThat(kafka.get("KAFKA_AUTHORIZER_CLASS_NAME"))
+                .isEqualTo("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        assertThat(String.valueOf(kafka.get("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND")))
+                .isEqualTo("false");
+        assertThat(String.valueOf(kafka.get("KAFKA_AUTO_CREATE_TOPICS_ENABLE"))).isEqualTo("false");
+
+        // tenants sync writes the job's client settings where the job reads them
+        String sync = String.join("\n", (List<String>) service("tenants-sync").get("command"));
+        assertThat(sync).contains("io.zerolayer.cli.ZeroLayerCli").contains("tenants sync");
+        Matcher dir = Pattern.compile("--credentials-dir (\\S+)").matcher(sync);
+        assertThat(dir.find()).isTrue();
+        String volume =
+                ((List<String>) service("tenants-sync").get("volumes"))
+                        .stream()
+                                .filter(v -> v.endsWith(":" + dir.group(1)))
+                                .findFirst()
+                                .orElseThrow()
+                                .split(":")[0];
+        String settings = flinkProperties().get(KafkaOptions.CLIENT_SETTINGS_FILE.key());
+        assertThat(settings)
+                .endsWith("/" + io.zerolayer.operators.tenants.KafkaTenancy.JOB + ".properties");
+        String mountedAt = settings.substring(0, settings.lastIndexOf('/'));
+        for (String flink : List.of("jobmanager", "taskmanager", "submit")) {
+            assertThat((List<String>) service(flink).get("volumes"))
+                    .as(flink)
+                    .contains(volume + ":" + mountedAt + ":ro");
+        }
+        assertThat(((Map<String, Object>) service("submit").get("depends_on")))
+                .containsKey("tenants-sync");
+        // the picocli command exists as the file calls it
+        assertThat(
+                        io.zerolayer.cli.ZeroLayerCli.commandLine()
+                                .getSubcommands()
+                                .get("tenants")
+                                .getSubcommands())
+                .containsKey("sync");
+
+        // Kubernetes mounts the job's client settings from a Secret where the job reads them
+        String k8s = Files.readString(ROOT.resolve("docker/k8s/zerolayer.yaml"));
+        assertThat(k8s)
+                .contains(
+                        KafkaOptions.CLIENT_SETTINGS_FILE.key()
+                                + ": "
+                                + settings.replace(mountedAt, "/opt/flink/kafka"))
+                .contains("mountPath: /opt/flink/kafka")
+                .contains("secretName: zerolayer-kafka-job");
     }
 }
