@@ -114,8 +114,7 @@ public final class RecoveryBench {
                     "zerolayer.replies."
                             + cluster.credentials().map(c -> c.tenantId() + ".").orElse("")
                             + "recovery-bench";
-            try (Admin admin =
-                    Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            try (Admin admin = Admin.create(cluster.adminConnection().properties())) {
                 admin.createTopics(List.of(new NewTopic(replies, 1, (short) 1))).all().get();
             }
             String job =
@@ -135,7 +134,12 @@ public final class RecoveryBench {
                             .bootstrapServers(cluster.bootstrapServers())
                             .replyTopic(replies)
                             .timeout(Duration.ofMinutes(5));
-            cluster.credentials().ifPresent(clientBuilder::credentials);
+            cluster.credentials()
+                    .ifPresent(
+                            c ->
+                                    clientBuilder
+                                            .credentials(c)
+                                            .kafkaSettings(cluster.kafkaSettings(c.tenantId())));
             try (ZeroLayerClient client = clientBuilder.build()) {
                 return measure(o, cluster, job, client, checkpointMillis);
             }

@@ -41,7 +41,16 @@ final class BrokerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir);
+        // a broker for a job that verifies its tenants verifies its clients too
+        boolean scram =
+                conf.get(io.zerolayer.jobs.TenancyOptions.AUTH_MODE)
+                        != io.zerolayer.operators.tenants.AuthMode.NONE;
+        EmbeddedKafkaBroker broker =
+                EmbeddedKafkaBroker.start(
+                        dataDir,
+                        scram
+                                ? EmbeddedKafkaBroker.Security.SCRAM
+                                : EmbeddedKafkaBroker.Security.PLAINTEXT);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -52,9 +61,29 @@ final class BrokerCommand implements Callable<Integer> {
                                 }));
         broker.createTopics(
                 JobTopic.of(conf, partitions).stream().map(JobTopic::newTopic).toList());
+        if (scram && conf.contains(io.zerolayer.jobs.TenancyOptions.TENANTS_FILE)) {
+            io.zerolayer.embedded.EmbeddedPipeline.syncTenants(broker, conf);
+        }
         System.out.println("Kafka broker up.");
         System.out.println("  bootstrap servers : " + broker.bootstrapServers());
         System.out.println("  data              : " + broker.dataDir());
+        if (scram) {
+            System.out.println(
+                    "  security          : SASL/SCRAM and ACLs; client settings in "
+                            + broker.dataDir()
+                                    .resolve(io.zerolayer.embedded.EmbeddedPipeline.CREDENTIALS_DIR)
+                            + (conf.contains(io.zerolayer.jobs.TenancyOptions.TENANTS_FILE)
+                                    ? ""
+                                    : " once zerolayer tenants sync has run"));
+            System.out.println(
+                    "  admin             : "
+                            + broker.adminConnection().bootstrapServers()
+                            + " (SASL/PLAIN, user "
+                            + EmbeddedKafkaBroker.ADMIN_USER
+                            + ", password in "
+                            + broker.dataDir().resolve("admin.properties")
+                            + ")");
+        }
         for (JobTopic t : JobTopic.of(conf, partitions)) {
             System.out.printf(
                     "  %-18s: %s%n", t.option().key().replace("zerolayer.topics.", ""), t.name());

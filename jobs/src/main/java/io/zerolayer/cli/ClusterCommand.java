@@ -122,6 +122,10 @@ final class ClusterCommand implements Runnable {
             System.out.println(
                     "Try: ./zerolayer submit --bootstrap-servers "
                             + cluster.bootstrapServers()
+                            + (cluster.kafkaSettings(DemoTenant.ID).isEmpty()
+                                    ? ""
+                                    : " --command-config "
+                                            + cluster.kafkaSettingsFile(DemoTenant.ID))
                             + " --tenants-file "
                             + home.resolve(DemoTenant.FILE).toAbsolutePath()
                             + " samples/");

@@ -99,18 +99,29 @@ public final class LocalCluster implements AutoCloseable {
     public void start() throws IOException, InterruptedException {
         Files.createDirectories(home.resolve("log"));
         writeConfiguration();
-        broker =
-                launch(
-                        "broker",
-                        appClasspath,
-                        List.of("-Xmx1g"),
-                        "io.zerolayer.cli.ZeroLayerCli",
+        List<String> brokerArgs =
+                new java.util.ArrayList<>(
                         List.of(
                                 "broker",
                                 "--data",
                                 home.resolve("kafka").toString(),
                                 "--partitions",
                                 Integer.toString(taskManagers * slotsPerTaskManager)));
+        // the job's settings: SCRAM and ACLs when it verifies tenants, made from its registry
+        // for its topics and reply allow-list
+        settings.forEach(
+                (key, value) -> {
+                    if (key.startsWith("zerolayer.")) {
+                        brokerArgs.add("-D" + key + "=" + value);
+                    }
+                });
+        broker =
+                launch(
+                        "broker",
+                        appClasspath,
+                        List.of("-Xmx1g"),
+                        "io.zerolayer.cli.ZeroLayerCli",
+                        brokerArgs);
         bootstrapServers = awaitLine("broker", BOOTSTRAP, Duration.ofSeconds(120));
         jobManager =
                 flinkProcess(
@@ -163,6 +174,28 @@ public final class LocalCluster implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** Where the broker's sync wrote {@code principal}'s Kafka client settings. */
+    public Path kafkaSettingsFile(String principal) {
+        return home.resolve("kafka")
+                .resolve(io.zerolayer.embedded.EmbeddedPipeline.CREDENTIALS_DIR)
+                .resolve(principal + ".properties")
+                .toAbsolutePath();
+    }
+
+    /** {@code principal}'s Kafka client settings; none on a plaintext broker. */
+    public java.util.Map<String, String> kafkaSettings(String principal) {
+        Path file = kafkaSettingsFile(principal);
+        return Files.exists(file)
+                ? io.zerolayer.operators.kafka.ClientSettingsFile.read(file)
+                : java.util.Map.of();
+    }
+
+    /** The broker's super user: its admin listener on a SCRAM broker, else the servers. */
+    public io.zerolayer.operators.kafka.KafkaConnection adminConnection() {
+        return io.zerolayer.embedded.EmbeddedKafkaBroker.adminConnection(home.resolve("kafka"))
+                .orElse(io.zerolayer.operators.kafka.KafkaConnection.plaintext(bootstrapServers));
     }
 
     /**
@@ -255,6 +288,14 @@ public final class LocalCluster implements AutoCloseable {
         credentials = DemoTenant.prepare(pipeline, home).orElse(null);
         pipeline.getOptional(TenancyOptions.TENANTS_FILE)
                 .ifPresent(file -> settings.put(TenancyOptions.TENANTS_FILE.key(), file));
+        if (pipeline.get(TenancyOptions.AUTH_MODE) != io.zerolayer.operators.tenants.AuthMode.NONE
+                && !settings.containsKey(
+                        io.zerolayer.jobs.KafkaOptions.CLIENT_SETTINGS_FILE.key())) {
+            // the job signs in as its principal, with what the broker's sync wrote for it
+            settings.put(
+                    io.zerolayer.jobs.KafkaOptions.CLIENT_SETTINGS_FILE.key(),
+                    kafkaSettingsFile(io.zerolayer.operators.tenants.KafkaTenancy.JOB).toString());
+        }
         conf.putAll(settings);
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
         conf.forEach(

@@ -249,6 +249,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         props.put("allow.everyone.if.no.acl.found", "false");
         // a client asking for a missing name must not create it
         props.put("auto.create.topics.enable", "false");
+        return plainAdmin(internalPort, password);
+    }
+
+    private static KafkaConnection plainAdmin(int internalPort, String password) {
         return new KafkaConnection(
                 "localhost:" + internalPort,
                 Map.of(
@@ -263,6 +267,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                                 + "\" password=\""
                                 + password
                                 + "\";"));
+    }
+
+    /**
+     * The super user's connection to the SCRAM broker of {@code dataDir}, from another process (the
+     * folder's ports and admin password); empty when the folder holds no SCRAM broker.
+     */
+    public static java.util.Optional<KafkaConnection> adminConnection(Path dataDir) {
+        Path admin = dataDir.resolve(ADMIN_FILE);
+        Path ports = dataDir.resolve(PORTS_FILE);
+        if (!Files.exists(admin) || !Files.exists(ports)) {
+            return java.util.Optional.empty();
+        }
+        try (var a = Files.newInputStream(admin);
+                var p = Files.newInputStream(ports)) {
+            Properties password = new Properties();
+            password.load(a);
+            Properties port = new Properties();
+            port.load(p);
+            return java.util.Optional.of(
+                    plainAdmin(
+                            Integer.parseInt(port.getProperty("internal")),
+                            password.getProperty("password")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the admin of " + dataDir, e);
+        }
     }
 
     /** In a data folder: the password of the broker's admin, owner-only. */

@@ -199,7 +199,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
      * says; a principal whose client settings are missing from {@link #CREDENTIALS_DIR} gets a new
      * password.
      */
-    static void syncTenants(EmbeddedKafkaBroker broker, Configuration conf) throws Exception {
+    public static void syncTenants(EmbeddedKafkaBroker broker, Configuration conf)
+            throws Exception {
         io.zerolayer.operators.tenants.TenantRegistry registry =
                 io.zerolayer.operators.tenants.TenantRegistry.load(
                         Path.of(conf.get(TenancyOptions.TENANTS_FILE)));

@@ -211,6 +211,10 @@ public final class KafkaOptions {
                 conf.get(DEAD_LETTERS_TOPIC),
                 conf.get(CONTROL_TOPIC),
                 conf.get(GROUP_ID),
-                conf.get(TRANSACTIONAL_ID_PREFIX));
+                conf.get(TRANSACTIONAL_ID_PREFIX),
+                conf.get(REPLY_ALLOWED_TOPICS).stream()
+                        .map(String::strip)
+                        .filter(t -> !t.startsWith(REPLIES_PREFIX))
+                        .toList());
     }
 }

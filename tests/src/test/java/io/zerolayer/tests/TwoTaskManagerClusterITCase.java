@@ -38,6 +38,32 @@ class TwoTaskManagerClusterITCase {
      */
     private static final String REPLIES = "cluster-it.replies";
 
+    private static final String ALLOWED = "zerolayer.replies.*;" + REPLIES + ";cluster-it.clean";
+
+    /**
+     * The broker runs SASL/SCRAM with ACLs (the job verifies tenants): the test reads and writes as
+     * its super user, on its admin listener, while the job signs in as its own principal.
+     */
+    private static String adminServers() {
+        return cluster.adminConnection().bootstrapServers();
+    }
+
+    private static InFlightLoad asAdmin(InFlightLoad load) {
+        var admin = cluster.adminConnection().clientProperties();
+        return load.kafkaSettings(admin, admin);
+    }
+
+    /** The admin's client settings as a file, for the CLI's --command-config. */
+    private static Path adminFile() throws java.io.IOException {
+        Path file = cluster.home().resolve("admin-client.properties");
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(cluster.adminConnection().clientProperties());
+        try (var w = Files.newBufferedWriter(file)) {
+            p.store(w, null);
+        }
+        return file;
+    }
+
     /** Requests a run: enough that half of them are still unanswered when the first one is. */
     private static final int REQUESTS = 60;
 
@@ -60,9 +86,7 @@ class TwoTaskManagerClusterITCase {
                         .slotsPerTaskManager(1)
                         .restPort(LocalCluster.freePort())
                         .setting("zerolayer.checkpoint-interval", "1 s")
-                        .setting(
-                                "zerolayer.replies.allowed-topics",
-                                "zerolayer.replies.*;" + REPLIES + ";cluster-it.clean")
+                        .setting("zerolayer.replies.allowed-topics", ALLOWED)
                         // the test tenants, whose keys InFlightLoad signs with
                         .setting("zerolayer.tenants.file", TestTenants.file().toString())
                         // batches of one and no embedding cache: a request's bill does not
@@ -77,10 +101,10 @@ class TwoTaskManagerClusterITCase {
                         .setting("metrics.reporter.prom.port", "9340-9349")
                         .build();
         cluster.start();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+        try (Admin admin = Admin.create(cluster.adminConnection().properties())) {
             admin.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
         }
-        load = new InFlightLoad(cluster.bootstrapServers(), REPLIES, SENTENCES);
+        load = asAdmin(new InFlightLoad(adminServers(), REPLIES, SENTENCES));
     }
 
     @AfterAll
@@ -138,7 +162,9 @@ class TwoTaskManagerClusterITCase {
                                 "audit",
                                 "verify",
                                 "--bootstrap-servers",
-                                cluster.bootstrapServers(),
+                                adminServers(),
+                                "--command-config",
+                                adminFile().toString(),
                                 "--tenant",
                                 "globex");
         assertThat(verdict).as(verified.toString()).isZero();
@@ -160,20 +186,39 @@ class TwoTaskManagerClusterITCase {
         cleanRun.add("-Dzerolayer.kafka.transactional-id-prefix=clean");
         cleanRun.add("-Dzerolayer.kafka.group-id=clean");
         String cleanReplies = "cluster-it.clean";
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+        try (Admin admin = Admin.create(cluster.adminConnection().properties())) {
             List<NewTopic> topics = new java.util.ArrayList<>();
             JobTopic.of(clean, 2).forEach(t -> topics.add(t.newTopic()));
             topics.add(new NewTopic(cleanReplies, 1, (short) 1));
             admin.createTopics(topics).all().get();
         }
+        // the broker lets the clean job's principal at its own topics only once they are synced
+        List<String> sync =
+                new java.util.ArrayList<>(
+                        List.of(
+                                "tenants",
+                                "sync",
+                                "--bootstrap-servers",
+                                adminServers(),
+                                "--command-config",
+                                adminFile().toString(),
+                                "--tenants-file",
+                                TestTenants.file().toString(),
+                                "--credentials-dir",
+                                cluster.home().resolve("clean-credentials").toString(),
+                                "-Dzerolayer.replies.allowed-topics=" + ALLOWED));
+        cleanRun.stream().filter(a -> a.startsWith("-D")).forEach(sync::add);
+        assertThat(io.zerolayer.cli.ZeroLayerCli.commandLine().execute(sync.toArray(String[]::new)))
+                .isZero();
         String cleanJob = cluster.rest().run(jar, cleanRun, 2, null);
         cluster.rest().awaitRunning(cleanJob, Duration.ofSeconds(180));
         InFlightLoad cleanLoad =
-                new InFlightLoad(
-                        cluster.bootstrapServers(),
-                        clean.get(KafkaOptions.REQUESTS_TOPIC),
-                        cleanReplies,
-                        SENTENCES);
+                asAdmin(
+                        new InFlightLoad(
+                                adminServers(),
+                                clean.get(KafkaOptions.REQUESTS_TOPIC),
+                                cleanReplies,
+                                SENTENCES));
         cleanLoad.send(0, REQUESTS);
         assertThat(cleanLoad.replies(REQUESTS, Duration.ofSeconds(240))).hasSize(REQUESTS);
         // the last requests' cost records are committed with the next checkpoint

@@ -59,7 +59,17 @@ public final class KafkaTenancy {
             String deadLetters,
             String control,
             String groupIdPrefix,
-            String transactionalIdPrefix) {
+            String transactionalIdPrefix,
+            List<String> sharedReplyTopics) {
+        /**
+         * @param sharedReplyTopics the reply-topic allow-list's entries outside {@code
+         *     repliesPrefix} (exact names, prefixes ending in {@code *}): open to every tenant's
+         *     requests, so the job writes them; who reads them is the operator's to grant
+         */
+        public JobTopics {
+            sharedReplyTopics = List.copyOf(sharedReplyTopics);
+        }
+
         /** A tenant's own reply topic, which is also the default one. */
         public String replyTopicOf(String tenant) {
             return repliesPrefix + tenant;
@@ -149,6 +159,17 @@ public final class KafkaTenancy {
                 AclOperation.WRITE,
                 AclOperation.READ,
                 AclOperation.DESCRIBE);
+        for (String shared : topics.sharedReplyTopics()) {
+            allow(
+                    out,
+                    job,
+                    shared.endsWith("*")
+                            ? prefixed(ResourceType.TOPIC, shared.substring(0, shared.length() - 1))
+                            : topic(shared),
+                    AclOperation.WRITE,
+                    AclOperation.READ,
+                    AclOperation.DESCRIBE);
+        }
         allow(out, job, prefixed(ResourceType.GROUP, topics.groupIdPrefix()), AclOperation.READ);
         allow(
                 out,

@@ -233,7 +233,13 @@ public final class TenantsSync {
         return switch (p.resourceType()) {
             case TOPIC ->
                     (p.patternType() == PatternType.LITERAL && fixedTopics.contains(p.name()))
-                            || p.name().startsWith(topics.repliesPrefix());
+                            || p.name().startsWith(topics.repliesPrefix())
+                            || topics.sharedReplyTopics()
+                                    .contains(
+                                            p.name()
+                                                    + (p.patternType() == PatternType.PREFIXED
+                                                            ? "*"
+                                                            : ""));
             case GROUP ->
                     p.name().startsWith(topics.repliesPrefix())
                             || (p.patternType() == PatternType.PREFIXED

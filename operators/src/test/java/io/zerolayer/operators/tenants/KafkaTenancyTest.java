@@ -23,7 +23,8 @@ class KafkaTenancyTest {
                     "zerolayer.requests-dlt",
                     "zerolayer.control",
                     "zerolayer",
-                    "zerolayer");
+                    "zerolayer",
+                    java.util.List.of("billing-team.replies"));
 
     @Test
     void aTenantWritesRequestsAndReadsOnlyItsOwnNamespace() {
@@ -75,6 +76,12 @@ class KafkaTenancyTest {
                 .filteredOn(b -> b.entry().operation() == AclOperation.READ)
                 .extracting(b -> b.entry().principal())
                 .containsOnly("User:" + KafkaTenancy.JOB, "User:" + KafkaTenancy.BILLING);
+        // a reply topic the operator allow-listed for every tenant: the job writes it, no tenant
+        // reads it unless the operator grants that
+        assertThat(all)
+                .filteredOn(b -> b.pattern().name().equals("billing-team.replies"))
+                .extracting(b -> b.entry().principal())
+                .containsOnly("User:" + KafkaTenancy.JOB);
         assertThat(all)
                 .filteredOn(b -> b.pattern().name().equals("zerolayer.control"))
                 .extracting(b -> b.entry().operation())
