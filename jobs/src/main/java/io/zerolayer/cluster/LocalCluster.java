@@ -1,7 +1,14 @@
 package io.zerolayer.cluster;
 
 import io.zerolayer.embedded.DemoTenant;
+import io.zerolayer.embedded.EmbeddedKafkaBroker;
+import io.zerolayer.embedded.EmbeddedPipeline;
+import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.TenancyOptions;
+import io.zerolayer.operators.kafka.ClientSettingsFile;
+import io.zerolayer.operators.kafka.KafkaConnection;
+import io.zerolayer.operators.tenants.AuthMode;
+import io.zerolayer.operators.tenants.KafkaTenancy;
 import io.zerolayer.schemas.auth.TenantCredentials;
 import java.io.File;
 import java.io.IOException;
@@ -164,10 +171,7 @@ public final class LocalCluster implements AutoCloseable {
         tm.waitFor();
     }
 
-    /**
-     * What to sign the demo tenant's requests with, once started; empty when the cluster does not
-     * verify requests or its tenants file has no demo tenant.
-     */
+    /** What the demo tenant signs with, once started; empty when requests are not verified. */
     public Optional<TenantCredentials> credentials() {
         return Optional.ofNullable(credentials);
     }
@@ -178,24 +182,25 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Where the broker's sync wrote {@code principal}'s Kafka client settings. */
     public Path kafkaSettingsFile(String principal) {
-        return home.resolve("kafka")
-                .resolve(io.zerolayer.embedded.EmbeddedPipeline.CREDENTIALS_DIR)
-                .resolve(principal + ".properties")
+        return home.resolve(
+                        "kafka/"
+                                + EmbeddedPipeline.CREDENTIALS_DIR
+                                + "/"
+                                + principal
+                                + ".properties")
                 .toAbsolutePath();
     }
 
     /** {@code principal}'s Kafka client settings; none on a plaintext broker. */
-    public java.util.Map<String, String> kafkaSettings(String principal) {
+    public Map<String, String> kafkaSettings(String principal) {
         Path file = kafkaSettingsFile(principal);
-        return Files.exists(file)
-                ? io.zerolayer.operators.kafka.ClientSettingsFile.read(file)
-                : java.util.Map.of();
+        return Files.exists(file) ? ClientSettingsFile.read(file) : Map.of();
     }
 
     /** The broker's super user: its admin listener on a SCRAM broker, else the servers. */
-    public io.zerolayer.operators.kafka.KafkaConnection adminConnection() {
-        return io.zerolayer.embedded.EmbeddedKafkaBroker.adminConnection(home.resolve("kafka"))
-                .orElse(io.zerolayer.operators.kafka.KafkaConnection.plaintext(bootstrapServers));
+    public KafkaConnection adminConnection() {
+        return EmbeddedKafkaBroker.adminConnection(home.resolve("kafka"))
+                .orElse(KafkaConnection.plaintext(bootstrapServers));
     }
 
     /**
@@ -288,13 +293,13 @@ public final class LocalCluster implements AutoCloseable {
         credentials = DemoTenant.prepare(pipeline, home).orElse(null);
         pipeline.getOptional(TenancyOptions.TENANTS_FILE)
                 .ifPresent(file -> settings.put(TenancyOptions.TENANTS_FILE.key(), file));
-        if (pipeline.get(TenancyOptions.AUTH_MODE) != io.zerolayer.operators.tenants.AuthMode.NONE
+        if (pipeline.get(TenancyOptions.AUTH_MODE) != AuthMode.NONE
                 && !settings.containsKey(
                         io.zerolayer.jobs.KafkaOptions.CLIENT_SETTINGS_FILE.key())) {
             // the job signs in as its principal, with what the broker's sync wrote for it
             settings.put(
-                    io.zerolayer.jobs.KafkaOptions.CLIENT_SETTINGS_FILE.key(),
-                    kafkaSettingsFile(io.zerolayer.operators.tenants.KafkaTenancy.JOB).toString());
+                    KafkaOptions.CLIENT_SETTINGS_FILE.key(),
+                    kafkaSettingsFile(KafkaTenancy.JOB).toString());
         }
         conf.putAll(settings);
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
@@ -302,19 +307,9 @@ public final class LocalCluster implements AutoCloseable {
                 (k, v) -> yaml.append(k).append(": '").append(v.replace("'", "''")).append("'\n"));
         Files.createDirectories(home.resolve("conf"));
         Files.writeString(home.resolve("conf/config.yaml"), yaml.toString());
-        Files.writeString(
-                home.resolve("conf/log4j.properties"),
-                """
-                rootLogger.level = INFO
-                rootLogger.appenderRef.file.ref = file
-                appender.file.name = file
-                appender.file.type = File
-                appender.file.fileName = ${sys:log.file}
-                appender.file.layout.type = PatternLayout
-                appender.file.layout.pattern = %d{HH:mm:ss.SSS} %-5level %c{1} - %msg%n
-                logger.kafka.name = org.apache.kafka
-                logger.kafka.level = WARN
-                """);
+        try (var log4j = LocalCluster.class.getResourceAsStream("log4j.properties")) {
+            Files.write(home.resolve("conf/log4j.properties"), log4j.readAllBytes());
+        }
     }
 
     private Process flinkProcess(
