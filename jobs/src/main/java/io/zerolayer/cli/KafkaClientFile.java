@@ -1,8 +1,8 @@
 package io.zerolayer.cli;
 
+import io.zerolayer.operators.kafka.ClientSettingsFile;
 import io.zerolayer.operators.kafka.KafkaConnection;
 import java.nio.file.Path;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,10 +21,6 @@ final class KafkaClientFile {
 
     /** The connection to {@code bootstrapServers} with the file's settings. */
     KafkaConnection connection(String bootstrapServers) {
-        return new KafkaConnection(bootstrapServers, read(file));
-    }
-
-    static Map<String, String> read(Path file) {
-        return io.zerolayer.operators.kafka.ClientSettingsFile.read(file);
+        return new KafkaConnection(bootstrapServers, ClientSettingsFile.read(file));
     }
 }

@@ -111,7 +111,9 @@ final class SubmitCommand implements Callable<Integer> {
                         .requestsTopic(requestsTopic)
                         .timeout(timeout)
                         .json(json)
-                        .kafkaSettings(KafkaClientFile.read(kafkaClient.file));
+                        .kafkaSettings(
+                                io.zerolayer.operators.kafka.ClientSettingsFile.read(
+                                        kafkaClient.file));
         if (replyTopic != null) {
             builder.replyTopic(replyTopic);
         }

@@ -158,14 +158,12 @@ final class TenantsCommand implements Runnable {
             out.flush();
             return 1;
         }
+        // new users sign in as the admin does when it uses SASL, else over TLS
+        String adminProtocol = kafka.clientProperties().getOrDefault("security.protocol", "");
         String protocol =
                 securityProtocol != null
                         ? securityProtocol
-                        : kafka.clientProperties()
-                                        .getOrDefault("security.protocol", "SASL_SSL")
-                                        .startsWith("SASL_")
-                                ? kafka.clientProperties().get("security.protocol")
-                                : "SASL_SSL";
+                        : adminProtocol.startsWith("SASL_") ? adminProtocol : "SASL_SSL";
         for (Map.Entry<String, String> user : result.passwords().entrySet()) {
             Path written =
                     io.zerolayer.operators.kafka.ClientSettingsFile.write(

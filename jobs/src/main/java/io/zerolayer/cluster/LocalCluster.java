@@ -182,13 +182,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Where the broker's sync wrote {@code principal}'s Kafka client settings. */
     public Path kafkaSettingsFile(String principal) {
-        return home.resolve(
-                        "kafka/"
-                                + EmbeddedPipeline.CREDENTIALS_DIR
-                                + "/"
-                                + principal
-                                + ".properties")
-                .toAbsolutePath();
+        return EmbeddedPipeline.credentialsFile(home.resolve("kafka"), principal).toAbsolutePath();
     }
 
     /** {@code principal}'s Kafka client settings; none on a plaintext broker. */

@@ -59,6 +59,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     public static final String ADMIN_USER = "admin";
 
     private final KafkaRaftServer server;
+    private final Security security;
     private final String bootstrapServers;
     private final KafkaConnection admin;
     private final Path dataDir;
@@ -66,11 +67,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private EmbeddedKafkaBroker(
             KafkaRaftServer server,
+            Security security,
             String bootstrapServers,
             KafkaConnection admin,
             Path dataDir,
             boolean deleteOnClose) {
         this.server = server;
+        this.security = security;
         this.bootstrapServers = bootstrapServers;
         this.admin = admin;
         this.dataDir = dataDir;
@@ -169,7 +172,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             server.startup();
             String bootstrap = "localhost:" + brokerPort;
             EmbeddedKafkaBroker broker =
-                    new EmbeddedKafkaBroker(server, bootstrap, admin, dir, temporary);
+                    new EmbeddedKafkaBroker(server, security, bootstrap, admin, dir, temporary);
             broker.awaitReady();
             LOG.info(
                     "Kafka {} KRaft broker up at {}{} (data in {}) in {} ms",
@@ -190,6 +193,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Where clients connect: with SCRAM credentials when the broker is {@link Security#SCRAM}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** How clients reach the broker. */
+    public Security security() {
+        return security;
     }
 
     /** The broker's super user: plaintext on a plaintext broker, else its internal listener. */

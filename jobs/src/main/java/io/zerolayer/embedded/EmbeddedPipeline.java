@@ -7,15 +7,20 @@ import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.StreamingJob;
 import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.kafka.ClientSettingsFile;
+import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.KafkaTenancy;
+import io.zerolayer.operators.tenants.TenantRegistry;
 import io.zerolayer.operators.tenants.TenantsSync;
 import io.zerolayer.schemas.auth.TenantCredentials;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
@@ -23,6 +28,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,20 +207,17 @@ public final class EmbeddedPipeline implements AutoCloseable {
      */
     public static void syncTenants(EmbeddedKafkaBroker broker, Configuration conf)
             throws Exception {
-        io.zerolayer.operators.tenants.TenantRegistry registry =
-                io.zerolayer.operators.tenants.TenantRegistry.load(
-                        Path.of(conf.get(TenancyOptions.TENANTS_FILE)));
-        java.util.Set<String> tenants = registry.tenantIds();
+        TenantRegistry registry =
+                TenantRegistry.load(Path.of(conf.get(TenancyOptions.TENANTS_FILE)));
+        Set<String> tenants = registry.tenantIds();
         Path dir = broker.dataDir().resolve(CREDENTIALS_DIR);
-        java.util.Set<String> lost = new java.util.LinkedHashSet<>();
+        Set<String> lost = new LinkedHashSet<>();
         for (String principal : KafkaTenancy.principals(tenants)) {
-            if (!java.nio.file.Files.exists(dir.resolve(principal + ".properties"))) {
+            if (!Files.exists(credentialsFile(broker.dataDir(), principal))) {
                 lost.add(principal);
             }
         }
-        try (org.apache.kafka.clients.admin.Admin admin =
-                org.apache.kafka.clients.admin.Admin.create(
-                        broker.adminConnection().properties())) {
+        try (Admin admin = Admin.create(broker.adminConnection().properties())) {
             TenantsSync.Result result =
                     new TenantsSync(admin, KafkaOptions.tenancyTopics(conf), 1)
                             .sync(registry, lost, false);
@@ -237,15 +240,22 @@ public final class EmbeddedPipeline implements AutoCloseable {
      * plaintext broker.
      */
     public void syncTenants() throws Exception {
-        if (!kafkaSettings(KafkaTenancy.JOB).isEmpty()) {
+        if (broker.security() == EmbeddedKafkaBroker.Security.SCRAM) {
             syncTenants(broker, conf);
         }
     }
 
+    /**
+     * Where the broker of data folder {@code brokerData} keeps {@code principal}'s client settings
+     * (written by its sync).
+     */
+    public static Path credentialsFile(Path brokerData, String principal) {
+        return brokerData.resolve(CREDENTIALS_DIR).resolve(principal + ".properties");
+    }
+
     /** The client settings {@code principal} signs in to this broker with. */
     static Map<String, String> kafkaSettings(EmbeddedKafkaBroker broker, String principal) {
-        return ClientSettingsFile.read(
-                broker.dataDir().resolve(CREDENTIALS_DIR).resolve(principal + ".properties"));
+        return ClientSettingsFile.read(credentialsFile(broker.dataDir(), principal));
     }
 
     /**
@@ -253,7 +263,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
      * registry, or {@link KafkaTenancy#BILLING}); none on a plaintext broker.
      */
     public Map<String, String> kafkaSettings(String principal) {
-        return conf.containsKey(KafkaOptions.CLIENT_PROPERTIES_PREFIX + "sasl.jaas.config")
+        return broker.security() == EmbeddedKafkaBroker.Security.SCRAM
                 ? kafkaSettings(broker, principal)
                 : Map.of();
     }
@@ -263,16 +273,13 @@ public final class EmbeddedPipeline implements AutoCloseable {
      * a plaintext broker.
      */
     public Optional<Path> kafkaSettingsFile(String principal) {
-        return kafkaSettings(principal).isEmpty()
-                ? Optional.empty()
-                : Optional.of(
-                        broker.dataDir()
-                                .resolve(CREDENTIALS_DIR)
-                                .resolve(principal + ".properties"));
+        return broker.security() == EmbeddedKafkaBroker.Security.SCRAM
+                ? Optional.of(credentialsFile(broker.dataDir(), principal))
+                : Optional.empty();
     }
 
     /** The broker's super user, for set-up and checks. */
-    public io.zerolayer.operators.kafka.KafkaConnection adminConnection() {
+    public KafkaConnection adminConnection() {
         return broker.adminConnection();
     }
 

@@ -56,6 +56,9 @@ public final class TenantsSync {
     private final KafkaTenancy.JobTopics topics;
     private final int replyTopicPartitions;
 
+    /** The job's topics of fixed names, whose ACLs the sync manages. */
+    private final Set<String> fixedTopics;
+
     /**
      * @param replyTopicPartitions partitions of each tenant's reply topic it creates
      */
@@ -63,6 +66,16 @@ public final class TenantsSync {
         this.admin = admin;
         this.topics = topics;
         this.replyTopicPartitions = replyTopicPartitions;
+        this.fixedTopics =
+                Set.of(
+                        topics.requests(),
+                        topics.responses(),
+                        topics.costs(),
+                        topics.costSummary(),
+                        topics.graphs(),
+                        topics.audit(),
+                        topics.deadLetters(),
+                        topics.control());
     }
 
     /**
@@ -74,13 +87,13 @@ public final class TenantsSync {
     public Result sync(TenantRegistry registry, Set<String> newPasswords, boolean dryRun)
             throws ExecutionException, InterruptedException, TimeoutException {
         Set<String> tenants = registry.tenantIds();
-        List<AclBinding> wanted = KafkaTenancy.bindings(tenants, topics);
+        Set<AclBinding> wanted = new LinkedHashSet<>(KafkaTenancy.bindings(tenants, topics));
         Set<String> principals = KafkaTenancy.principals(tenants);
         List<String> changes = new ArrayList<>();
         Map<String, String> passwords = new LinkedHashMap<>();
 
         // ACLs on the job's resources: those that should not be there go, missing ones come
-        List<AclBinding> ours = new ArrayList<>();
+        Set<AclBinding> ours = new LinkedHashSet<>();
         for (AclBinding b : get(admin.describeAcls(AclBindingFilter.ANY).values())) {
             if (isOurs(b.pattern())) {
                 ours.add(b);
@@ -220,16 +233,6 @@ public final class TenantsSync {
 
     /** Whether an ACL's resource is one of the job's, which the sync alone manages. */
     private boolean isOurs(ResourcePattern p) {
-        Set<String> fixedTopics =
-                Set.of(
-                        topics.requests(),
-                        topics.responses(),
-                        topics.costs(),
-                        topics.costSummary(),
-                        topics.graphs(),
-                        topics.audit(),
-                        topics.deadLetters(),
-                        topics.control());
         return switch (p.resourceType()) {
             case TOPIC ->
                     (p.patternType() == PatternType.LITERAL && fixedTopics.contains(p.name()))
