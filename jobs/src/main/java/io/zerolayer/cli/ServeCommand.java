@@ -3,6 +3,7 @@ package io.zerolayer.cli;
 import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.jobs.PipelineOptions;
 import io.zerolayer.jobs.TenancyOptions;
 import java.net.URI;
 import java.nio.file.Path;
@@ -85,9 +86,13 @@ final class ServeCommand implements Callable<Integer> {
         System.out.println("  bootstrap servers : " + pipeline.bootstrapServers());
         System.out.println("  requests          : " + c.get(KafkaOptions.REQUESTS_TOPIC));
         System.out.println(
-                "  responses         : "
-                        + c.get(KafkaOptions.RESPONSES_TOPIC)
-                        + " (or the kafka_replyTopic header)");
+                PipelineOptions.verified(c)
+                        ? "  replies           : "
+                                + c.get(KafkaOptions.TENANT_REPLIES_PREFIX)
+                                + "<tenant> (or a kafka_replyTopic under it)"
+                        : "  responses         : "
+                                + c.get(KafkaOptions.RESPONSES_TOPIC)
+                                + " (or the kafka_replyTopic header)");
         System.out.println("  kernel costs      : " + c.get(KafkaOptions.COSTS_TOPIC));
         System.out.println("  cost summary      : " + c.get(KafkaOptions.COST_SUMMARY_TOPIC));
         System.out.println("  graph descriptors : " + c.get(KafkaOptions.GRAPHS_TOPIC));

@@ -47,27 +47,51 @@ public record JobTopic(
         configs = Map.copyOf(configs);
     }
 
-    /** The job's topics under {@code conf}, with {@code slots} partitions for the requests. */
+    /**
+     * The job's topics under {@code conf}, with {@code slots} partitions for the requests. The
+     * shared responses topic is one only when requests are not verified: verified requests are
+     * answered on their tenants' own topics, which {@code zerolayer tenants sync} creates.
+     */
     public static List<JobTopic> of(Configuration conf, int slots) {
-        return List.of(
-                topic(conf, KafkaOptions.REQUESTS_TOPIC, slots, APPEND_TIME, "reads requests"),
-                topic(conf, KafkaOptions.CONTROL_TOPIC, 1, Map.of(), "reads control commands"),
-                topic(conf, KafkaOptions.RESPONSES_TOPIC, 1, Map.of(), "writes replies"),
-                topic(conf, KafkaOptions.COSTS_TOPIC, slots, Map.of(), "writes kernel costs"),
-                topic(conf, KafkaOptions.COST_SUMMARY_TOPIC, 1, Map.of(), "writes cost summaries"),
-                topic(
-                        conf,
-                        KafkaOptions.GRAPHS_TOPIC,
-                        1,
-                        COMPACTED,
-                        "writes and reads graph descriptors"),
-                topic(conf, KafkaOptions.DEAD_LETTERS_TOPIC, 1, Map.of(), "writes dead letters"),
-                topic(
-                        conf,
-                        KafkaOptions.AUDIT_TOPIC,
-                        1,
-                        KEPT_FOR_EVER,
-                        "writes the tenants' audit chains"));
+        List<JobTopic> topics = new ArrayList<>();
+        topics.add(topic(conf, KafkaOptions.REQUESTS_TOPIC, slots, APPEND_TIME, "reads requests"));
+        topics.add(topic(conf, KafkaOptions.CONTROL_TOPIC, 1, Map.of(), "reads control commands"));
+        if (!PipelineOptions.verified(conf)) {
+            topics.add(topic(conf, KafkaOptions.RESPONSES_TOPIC, 1, Map.of(), "writes replies"));
+        }
+        topics.addAll(
+                List.of(
+                        topic(
+                                conf,
+                                KafkaOptions.COSTS_TOPIC,
+                                slots,
+                                Map.of(),
+                                "writes kernel costs"),
+                        topic(
+                                conf,
+                                KafkaOptions.COST_SUMMARY_TOPIC,
+                                1,
+                                Map.of(),
+                                "writes cost summaries"),
+                        topic(
+                                conf,
+                                KafkaOptions.GRAPHS_TOPIC,
+                                1,
+                                COMPACTED,
+                                "writes and reads graph descriptors"),
+                        topic(
+                                conf,
+                                KafkaOptions.DEAD_LETTERS_TOPIC,
+                                1,
+                                Map.of(),
+                                "writes dead letters"),
+                        topic(
+                                conf,
+                                KafkaOptions.AUDIT_TOPIC,
+                                1,
+                                KEPT_FOR_EVER,
+                                "writes the tenants' audit chains")));
+        return List.copyOf(topics);
     }
 
     private static JobTopic topic(

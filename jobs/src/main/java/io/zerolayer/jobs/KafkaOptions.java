@@ -33,7 +33,11 @@ public final class KafkaOptions {
             ConfigOptions.key("zerolayer.topics.responses")
                     .stringType()
                     .defaultValue("zerolayer.responses")
-                    .withDescription("Reply topic for requests without a kafka_replyTopic header.");
+                    .withDescription(
+                            "Reply topic for requests without a kafka_replyTopic header when"
+                                    + " requests are not verified (auth.mode none); verified"
+                                    + " requests are answered in their tenant's namespace"
+                                    + " (zerolayer.replies.tenant-prefix).");
 
     public static final ConfigOption<ReplyDelivery> REPLY_DELIVERY =
             ConfigOptions.key("zerolayer.replies.delivery-guarantee")
@@ -191,11 +195,18 @@ public final class KafkaOptions {
         return new KafkaConnection(bootstrap, shared);
     }
 
-    /**
-     * The prefix of every tenant's reply topics: {@code zerolayer.replies.<tenant>} and the topics
-     * under {@code zerolayer.replies.<tenant>.}.
-     */
-    public static final String REPLIES_PREFIX = "zerolayer.replies.";
+    public static final ConfigOption<String> TENANT_REPLIES_PREFIX =
+            ConfigOptions.key("zerolayer.replies.tenant-prefix")
+                    .stringType()
+                    .defaultValue("zerolayer.replies.")
+                    .withDescription(
+                            "Where tenants' reply namespaces start, ending in '.'. With verified"
+                                    + " requests (auth.mode hmac) a reply goes to its tenant's own"
+                                    + " topic <prefix><tenant> unless the request names one under"
+                                    + " <prefix><tenant>.; another tenant's namespace and the"
+                                    + " shared responses topic are refused. tenants sync creates"
+                                    + " each tenant's topic and its ACLs under this prefix. Two"
+                                    + " deployments on one Kafka cluster use two prefixes.");
 
     /** The job's topics and name prefixes, as the tenancy on the cluster names them. */
     public static io.zerolayer.operators.tenants.KafkaTenancy.JobTopics tenancyTopics(
@@ -203,7 +214,7 @@ public final class KafkaOptions {
         return new io.zerolayer.operators.tenants.KafkaTenancy.JobTopics(
                 conf.get(REQUESTS_TOPIC),
                 conf.get(RESPONSES_TOPIC),
-                REPLIES_PREFIX,
+                conf.get(TENANT_REPLIES_PREFIX),
                 conf.get(COSTS_TOPIC),
                 conf.get(COST_SUMMARY_TOPIC),
                 conf.get(GRAPHS_TOPIC),
@@ -214,7 +225,7 @@ public final class KafkaOptions {
                 conf.get(TRANSACTIONAL_ID_PREFIX),
                 conf.get(REPLY_ALLOWED_TOPICS).stream()
                         .map(String::strip)
-                        .filter(t -> !t.startsWith(REPLIES_PREFIX))
+                        .filter(t -> !t.startsWith(conf.get(TENANT_REPLIES_PREFIX)))
                         .toList());
     }
 }

@@ -57,9 +57,14 @@ public final class PipelineOptions {
                                 conf.get(KafkaOptions.CONTROL_TOPIC),
                                 conf.get(KafkaOptions.AUDIT_TOPIC)));
         // a verified tenant's replies stay in its own namespace of zerolayer.replies.*
-        return conf.get(TenancyOptions.AUTH_MODE) == io.zerolayer.operators.tenants.AuthMode.HMAC
-                ? topics.withTenantNamespaces(KafkaOptions.REPLIES_PREFIX)
+        return verified(conf)
+                ? topics.withTenantNamespaces(conf.get(KafkaOptions.TENANT_REPLIES_PREFIX))
                 : topics;
+    }
+
+    /** Whether the job verifies who sent each request (auth.mode hmac). */
+    public static boolean verified(org.apache.flink.configuration.Configuration conf) {
+        return conf.get(TenancyOptions.AUTH_MODE) == io.zerolayer.operators.tenants.AuthMode.HMAC;
     }
 
     public static io.zerolayer.operators.execution.ExecutionSettings execution(

@@ -21,19 +21,32 @@ class JobTopicTest {
                 .containsExactly(
                         "zerolayer.requests",
                         "zerolayer.control",
-                        "zerolayer.responses",
                         "billing.costs",
                         "zerolayer.cost-summary",
                         "zerolayer.graphs",
                         "zerolayer.requests-dlt",
                         "zerolayer.audit");
         assertThat(topics.get(0).partitions()).isEqualTo(4);
-        assertThat(topics.get(5).newTopic().configs()).containsEntry("cleanup.policy", "compact");
+        assertThat(topics.get(4).newTopic().configs()).containsEntry("cleanup.policy", "compact");
         // an audit chain with an entry aged out or compacted away no longer verifies
-        assertThat(topics.get(7).newTopic().configs())
+        assertThat(topics.get(6).newTopic().configs())
                 .containsEntry("cleanup.policy", "delete")
                 .containsEntry("retention.ms", "-1")
                 .containsEntry("retention.bytes", "-1");
+    }
+
+    @Test
+    void theSharedResponsesTopicIsOneOnlyWhenRequestsAreNotVerified() {
+        Configuration none = new Configuration();
+        none.set(TenancyOptions.AUTH_MODE, io.zerolayer.operators.tenants.AuthMode.NONE);
+        assertThat(JobTopic.of(none, 2))
+                .extracting(JobTopic::name)
+                .contains("zerolayer.responses")
+                .hasSize(8);
+        // verified requests are answered on their tenants' own topics (tenants sync makes them)
+        assertThat(JobTopic.of(new Configuration(), 2))
+                .extracting(JobTopic::name)
+                .doesNotContain("zerolayer.responses");
     }
 
     @Test

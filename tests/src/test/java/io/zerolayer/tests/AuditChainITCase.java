@@ -78,7 +78,7 @@ class AuditChainITCase {
         }
         Map<String, AnalysisResponse> replies = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r :
-                KAFKA.read(conf.get(KafkaOptions.RESPONSES_TOPIC), 15, TIMEOUT, Duration.ZERO)) {
+                KAFKA.read(JOB.replies(), 15, TIMEOUT, Duration.ZERO)) {
             AnalysisResponse response = RESPONSES.decode(r.value());
             replies.put(response.getRequestId(), response);
         }

@@ -445,7 +445,7 @@ class BatchAnalysisITCase {
                     SingleObjectCodec.of(AnalysisResponse.class)
                             .decode(
                                     KAFKA.read(
-                                                    conf.get(KafkaOptions.RESPONSES_TOPIC),
+                                                    EmbeddedKafkaExtension.replies(conf),
                                                     1,
                                                     Duration.ofSeconds(120),
                                                     Duration.ZERO)

@@ -1,6 +1,7 @@
 package io.zerolayer.tests;
 
 import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.freshTopic;
+import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.replyTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.jobs.ExecutorOptions;
@@ -96,9 +97,16 @@ class HostileInputITCase {
         conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         // far below the largest request the broker takes, so a large dead letter must be cut
         conf.set(KafkaOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
-        ownReplies = freshTopic("zerolayer.replies.hostile.own");
         KAFKA.createFreshJobTopics(conf, SLOTS);
-        KAFKA.broker().createTopics(Map.of(ownReplies, 1, "zerolayer.replies.it", 1));
+        // a topic in tenant hostile's namespace, besides its own (which requests naming none use)
+        ownReplies = freshTopic(replyTopic(conf, "hostile") + ".own");
+        KAFKA.broker().createTopics(Map.of(ownReplies, 1));
+        // a tenant in the registry whose reply topic tenants sync has not made yet
+        try (org.apache.kafka.clients.admin.Admin admin =
+                org.apache.kafka.clients.admin.Admin.create(
+                        Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            admin.deleteTopics(List.of(replyTopic(conf, "demo"))).all().get();
+        }
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
@@ -130,7 +138,7 @@ class HostileInputITCase {
                 .singleElement()
                 .satisfies(
                         o -> {
-                            assertThat(o.where).isEqualTo(conf.get(KafkaOptions.RESPONSES_TOPIC));
+                            assertThat(o.where).isEqualTo(replyTopic(conf, "hostile"));
                             assertThat(o.response().getStatus()).isEqualTo(ResponseStatus.OK);
                         });
         assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
@@ -189,7 +197,7 @@ class HostileInputITCase {
 
         // a well-formed 40 MB prompt is over the contracts' 32 MiB: a type error, answered
         Outcome tooBig = list.get(5);
-        assertThat(tooBig.where).isEqualTo(conf.get(KafkaOptions.RESPONSES_TOPIC));
+        assertThat(tooBig.where).isEqualTo(replyTopic(conf, "t"));
         AnalysisResponse rejected = JsonCodec.readResponse(tooBig.record.value());
         assertThat(rejected.getStatus()).isEqualTo(ResponseStatus.REJECTED);
         assertThat(rejected.getDiagnostics()).extracting(d -> d.getCode()).containsExactly("ZL030");
@@ -206,10 +214,12 @@ class HostileInputITCase {
                         conf.get(KafkaOptions.REQUESTS_TOPIC),
                         conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
                         "elsewhere",
-                        "zerolayer.replies.hostile.never-created",
+                        replyTopic(conf, "hostile") + ".never-created",
                         // another tenant's namespace: signed by hostile, it is not hostile's
-                        "zerolayer.replies.it",
-                        "zerolayer.replies.it.inbox");
+                        replyTopic(conf, "it"),
+                        replyTopic(conf, "it") + ".inbox",
+                        // shared: with verified requests no tenant reads it
+                        conf.get(KafkaOptions.RESPONSES_TOPIC));
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (String topic : forbidden) {
             records.add(
@@ -223,6 +233,9 @@ class HostileInputITCase {
                         request("to-own", "<task:embed> x"),
                         ZeroLayerHeaders.REPLY_TOPIC,
                         ownReplies));
+        AnalysisRequest unsynced = request("to-unsynced", "<task:embed> x");
+        unsynced.setTenantId("demo");
+        records.add(avro(unsynced));
         Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
 
         List<Outcome> list = new ArrayList<>(outcomes.values());
@@ -237,10 +250,18 @@ class HostileInputITCase {
                             "one of the job's own topics",
                             "not on the reply-topic allow-list",
                             "does not exist",
-                            "outside tenant 'hostile''s namespace");
+                            "outside tenant 'hostile''s namespace",
+                            "is shared and answers only unverified requests");
         }
         assertThat(list.get(forbidden.size()).where).isEqualTo(ownReplies);
         assertThat(list.get(forbidden.size()).response().getStatus()).isEqualTo(ResponseStatus.OK);
+        Outcome noTopic = list.get(forbidden.size() + 1);
+        assertThat(noTopic.where).isEqualTo(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
+        assertThat(noTopic.header(ZeroLayerHeaders.DLT_EXCEPTION_MESSAGE))
+                .contains(
+                        "tenant 'demo''s reply topic "
+                                + replyTopic(conf, "demo")
+                                + " does not exist; `zerolayer tenants sync` creates it");
         // nothing forged: no record in the job's other topics carries a correlation id (what the
         // job wrote for these records is committed: sendAndAwait saw a checkpoint after them)
         for (var option :
@@ -256,7 +277,7 @@ class HostileInputITCase {
             }
         }
         assertThat(KAFKA.broker().topicNames())
-                .doesNotContain("zerolayer.replies.hostile.never-created");
+                .doesNotContain(replyTopic(conf, "hostile") + ".never-created");
     }
 
     @Test
@@ -354,12 +375,12 @@ class HostileInputITCase {
         Map<String, Outcome> outcomes = sendAndAwait(records, OUTCOME_TIMEOUT);
         assertThat(outcomes).hasSize(records.size());
         assertThat(outcomes.values())
-                .filteredOn(o -> o.where.equals(conf.get(KafkaOptions.RESPONSES_TOPIC)))
+                .filteredOn(o -> o.where.equals(replyTopic(conf, "hostile")))
                 .extracting(o -> o.response().getRequestId())
                 .containsExactlyInAnyOrder("deep", "many-tags", "long-attribute", "no-text");
         AnalysisResponse noText =
                 outcomes.values().stream()
-                        .filter(o -> o.where.equals(conf.get(KafkaOptions.RESPONSES_TOPIC)))
+                        .filter(o -> o.where.equals(replyTopic(conf, "hostile")))
                         .map(Outcome::response)
                         .filter(r -> r.getRequestId().equals("no-text"))
                         .findFirst()
@@ -375,6 +396,7 @@ class HostileInputITCase {
         List<String> topics =
                 List.of(
                         ownReplies,
+                        replyTopic(conf, "hostile"),
                         conf.get(KafkaOptions.RESPONSES_TOPIC),
                         conf.get(KafkaOptions.COSTS_TOPIC),
                         conf.get(KafkaOptions.CONTROL_TOPIC),
@@ -396,14 +418,14 @@ class HostileInputITCase {
         assertThat(outcomes)
                 .as("seed %d (rerun with -Dzerolayer.hostile.seed=%d)", seed, seed)
                 .hasSize(drawn.size());
-        // and nothing reached the job's own topics as a reply
+        // and nothing reached the job's own topics as a reply: a reply went to the topic in
+        // hostile's namespace, or to its tenant's own when the record named none
+        List<String> places =
+                new ArrayList<>(List.of(EmbeddedKafkaExtension.replies(conf).split(",")));
+        places.add(ownReplies);
+        places.add(conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
         for (Outcome o : outcomes.values()) {
-            assertThat(o.where)
-                    .as("seed %d", seed)
-                    .isIn(
-                            ownReplies,
-                            conf.get(KafkaOptions.RESPONSES_TOPIC),
-                            conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
+            assertThat(o.where).as("seed %d", seed).isIn(places);
         }
     }
 
@@ -481,7 +503,7 @@ class HostileInputITCase {
         }
         List<String> places =
                 List.of(
-                        conf.get(KafkaOptions.RESPONSES_TOPIC),
+                        EmbeddedKafkaExtension.replies(conf),
                         ownReplies,
                         conf.get(KafkaOptions.DEAD_LETTERS_TOPIC));
         Map<String, List<Outcome>> seen = new HashMap<>();

@@ -216,9 +216,7 @@ class NoisyNeighbourITCase {
         return ZeroLayerClient.builder()
                 .bootstrapServers(KAFKA.bootstrapServers())
                 .requestsTopic(JOB.conf().get(KafkaOptions.REQUESTS_TOPIC))
-                .replyTopic(
-                        EmbeddedKafkaExtension.freshTopic(
-                                "zerolayer.replies." + tenant + ".client"))
+                .replyTopic(EmbeddedKafkaExtension.freshTopic(JOB.replyTopic(tenant) + ".client"))
                 .credentials(TestTenants.credentials(tenant))
                 .timeout(Duration.ofMinutes(3))
                 .build();

@@ -156,7 +156,7 @@ class StreamingJobITCase {
             return io.zerolayer.client.ZeroLayerClient.builder()
                     .bootstrapServers(KAFKA.bootstrapServers())
                     .requestsTopic(conf.get(KafkaOptions.REQUESTS_TOPIC))
-                    .replyTopic(freshTopic("zerolayer.replies.it.client"))
+                    .replyTopic(freshTopic(JOB.replyTopic("it") + ".client"))
                     .credentials(TestTenants.credentials("it"))
                     .build();
         }
@@ -308,11 +308,7 @@ class StreamingJobITCase {
                 sent += requests.size();
                 int kernels = 0; // of every reply so far, read from the start
                 for (ConsumerRecord<byte[], byte[]> r :
-                        KAFKA.read(
-                                conf.get(KafkaOptions.RESPONSES_TOPIC),
-                                sent,
-                                REPLY_TIMEOUT,
-                                Duration.ZERO)) {
+                        KAFKA.read(JOB.replies(), sent, REPLY_TIMEOUT, Duration.ZERO)) {
                     AnalysisResponse response = RESPONSES.decode(r.value());
                     assertThat(response.getStatus())
                             .as(response.getRequestId())
@@ -421,11 +417,7 @@ class StreamingJobITCase {
             KAFKA.send(requests, "split-1".getBytes(), REQUESTS.encode(request("split-1", prompt)));
             AnalysisResponse split =
                     RESPONSES.decode(
-                            KAFKA.read(
-                                            conf.get(KafkaOptions.RESPONSES_TOPIC),
-                                            1,
-                                            REPLY_TIMEOUT,
-                                            Duration.ZERO)
+                            KAFKA.read(JOB.replies(), 1, REPLY_TIMEOUT, Duration.ZERO)
                                     .get(0)
                                     .value());
             assertThat(split.getStatus()).isEqualTo(ResponseStatus.OK);
@@ -457,13 +449,7 @@ class StreamingJobITCase {
                     "whole-1".getBytes(),
                     REQUESTS.encode(request("whole-1", prompt)));
             AnalysisResponse whole =
-                    KAFKA
-                            .read(
-                                    conf.get(KafkaOptions.RESPONSES_TOPIC),
-                                    2,
-                                    REPLY_TIMEOUT,
-                                    Duration.ZERO)
-                            .stream()
+                    KAFKA.read(JOB.replies(), 2, REPLY_TIMEOUT, Duration.ZERO).stream()
                             .map(r -> RESPONSES.decode(r.value()))
                             .filter(r -> r.getRequestId().equals("whole-1"))
                             .findFirst()
@@ -520,7 +506,7 @@ class StreamingJobITCase {
         void everyRequestGetsExactlyOneReplyWithItsCorrelationIdAndAResultFromItsText()
                 throws Exception {
             JOB.start();
-            String replyTopic = freshTopic("zerolayer.replies.it.client");
+            String replyTopic = freshTopic(JOB.replyTopic("it") + ".client");
             KAFKA.broker().createTopics(Map.of(replyTopic, 1));
             Map<String, String> prompts = mixedStream();
             sendHalfWithTheirOwnReplyTopic(prompts, replyTopic);
@@ -603,9 +589,7 @@ class StreamingJobITCase {
             replies.addAll(KAFKA.read(replyTopic, (int) toOwnTopic, REPLY_TIMEOUT, Duration.ZERO));
             replies.addAll(
                     JOB.readCommitted(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC),
-                            prompts.size() - (int) toOwnTopic,
-                            REPLY_TIMEOUT));
+                            JOB.replies(), prompts.size() - (int) toOwnTopic, REPLY_TIMEOUT));
 
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byCorrelation =
                     replies.stream()
@@ -821,7 +805,7 @@ class StreamingJobITCase {
                             });
 
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    JOB.readCommitted(conf.get(KafkaOptions.RESPONSES_TOPIC), 2, REPLY_TIMEOUT);
+                    JOB.readCommitted(JOB.replies(), 2, REPLY_TIMEOUT);
             assertThat(replies).hasSize(2);
             ConsumerRecord<byte[], byte[]> rejected = withCorrelationId(replies, "corr-typo");
             AnalysisResponse rejection = RESPONSES.decode(rejected.value());
@@ -890,8 +874,7 @@ class StreamingJobITCase {
 
             int expectedReplies = prompts.size() + 1;
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    JOB.readCommitted(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC), expectedReplies, REPLY_TIMEOUT);
+                    JOB.readCommitted(JOB.replies(), expectedReplies, REPLY_TIMEOUT);
             List<ConsumerRecord<byte[], byte[]>> dead =
                     JOB.readCommitted(
                             conf.get(KafkaOptions.DEAD_LETTERS_TOPIC),
@@ -1245,14 +1228,11 @@ class StreamingJobITCase {
             }
 
             // the same requests again, on fresh topics, with a slot crashing half-way through
-            for (var topic :
-                    List.of(
-                            KafkaOptions.REQUESTS_TOPIC,
-                            KafkaOptions.RESPONSES_TOPIC,
-                            KafkaOptions.COSTS_TOPIC)) {
+            for (var topic : List.of(KafkaOptions.REQUESTS_TOPIC, KafkaOptions.COSTS_TOPIC)) {
                 conf.set(topic, freshTopic("exact-b"));
                 KAFKA.broker().createTopics(Map.of(conf.get(topic), SLOTS));
             }
+            KAFKA.createFreshReplyTopics(conf);
             conf.set(KafkaOptions.GROUP_ID, freshTopic("group-exact-b"));
             conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx-exact-b"));
             conf.set(io.zerolayer.jobs.FaultInjection.CRASH_AFTER_REQUESTS, 4);
@@ -1308,15 +1288,13 @@ class StreamingJobITCase {
             Set<String> requests = new java.util.HashSet<>();
             List<ConsumerRecord<byte[], byte[]>> records =
                     KAFKA.readUntil(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC),
+                            JOB.replies(),
                             r ->
                                     requests.add(new String(r.key(), StandardCharsets.UTF_8))
                                             && requests.size() == count,
                             REPLY_TIMEOUT);
             // duplicates of the last replies may still be on their way
-            records =
-                    JOB.readCommitted(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC), records.size(), REPLY_TIMEOUT);
+            records = JOB.readCommitted(JOB.replies(), records.size(), REPLY_TIMEOUT);
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byRequest =
                     records.stream()
                             .collect(
@@ -1383,12 +1361,7 @@ class StreamingJobITCase {
             assertThat(after.getGraphId()).isEqualTo(before.getGraphId());
             assertThat(after.getTimings().getCompileMicros()).as("warm after the restart").isZero();
             assertThat(
-                            JOB
-                                    .readCommitted(
-                                            conf.get(KafkaOptions.RESPONSES_TOPIC),
-                                            2,
-                                            REPLY_TIMEOUT)
-                                    .stream()
+                            JOB.readCommitted(JOB.replies(), 2, REPLY_TIMEOUT).stream()
                                     .map(r -> RESPONSES.decode(r.value()).getRequestId()))
                     .as("the restarted job resumed after the request answered before it")
                     .containsExactlyInAnyOrder("before-restart", "after-restart");
@@ -1507,7 +1480,7 @@ class StreamingJobITCase {
         private AnalysisResponse replyTo(String id) {
             return KAFKA
                     .readUntil(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC),
+                            JOB.replies(),
                             r -> RESPONSES.decode(r.value()).getRequestId().equals(id),
                             REPLY_TIMEOUT)
                     .stream()
@@ -1583,7 +1556,9 @@ class StreamingJobITCase {
     /** The committed replies, checked to be exactly {@code count}, one per request id. */
     private List<AnalysisResponse> exactlyOneReplyEach(int count) {
         List<AnalysisResponse> responses =
-                committed(KafkaOptions.RESPONSES_TOPIC, RESPONSES, count);
+                JOB.readCommitted(JOB.replies(), count, REPLY_TIMEOUT).stream()
+                        .map(r -> RESPONSES.decode(r.value()))
+                        .toList();
         assertThat(responses).hasSize(count);
         assertThat(responses.stream().map(AnalysisResponse::getRequestId).distinct())
                 .hasSize(count);

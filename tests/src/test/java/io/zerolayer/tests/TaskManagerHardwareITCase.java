@@ -93,7 +93,7 @@ class TaskManagerHardwareITCase {
                     "c");
             ConsumerRecord<byte[], byte[]> reply =
                     KAFKA.read(
-                                    job.get(KafkaOptions.RESPONSES_TOPIC),
+                                    EmbeddedKafkaExtension.replies(job),
                                     1,
                                     Duration.ofSeconds(120),
                                     Duration.ZERO)

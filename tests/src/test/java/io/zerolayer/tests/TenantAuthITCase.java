@@ -1,5 +1,6 @@
 package io.zerolayer.tests;
 
+import static io.zerolayer.tests.testutils.EmbeddedKafkaExtension.replyTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.jobs.KafkaOptions;
@@ -108,14 +109,15 @@ class TenantAuthITCase {
                 .containsExactlyInAnyOrder(
                         "corr-unsigned", "corr-forged", "corr-redirected", "corr-genuine");
 
-        List<ConsumerRecord<byte[], byte[]>> replies =
-                JOB.readCommitted(conf.get(KafkaOptions.RESPONSES_TOPIC), 1, TIMEOUT);
+        List<ConsumerRecord<byte[], byte[]>> replies = JOB.readCommitted(JOB.replies(), 1, TIMEOUT);
         assertThat(replies)
                 .singleElement()
                 .satisfies(
-                        r ->
-                                assertThat(RESPONSES.decode(r.value()).getRequestId())
-                                        .isEqualTo("genuine"));
+                        r -> {
+                            assertThat(RESPONSES.decode(r.value()).getRequestId())
+                                    .isEqualTo("genuine");
+                            assertThat(r.topic()).isEqualTo(replyTopic(conf, "it"));
+                        });
         List<ConsumerRecord<byte[], byte[]>> costs =
                 JOB.readCommitted(conf.get(KafkaOptions.COSTS_TOPIC), 1, TIMEOUT);
         assertThat(costs)
@@ -152,11 +154,7 @@ class TenantAuthITCase {
         for (int attempt = 0; attempt < 30 && answered == null; attempt++) {
             sendAs(globex, requests, "after-" + attempt);
             List<ConsumerRecord<byte[], byte[]>> replies =
-                    KAFKA.read(
-                            conf.get(KafkaOptions.RESPONSES_TOPIC),
-                            1,
-                            Duration.ofSeconds(3),
-                            Duration.ZERO);
+                    KAFKA.read(replyTopic(conf, "globex"), 1, Duration.ofSeconds(3), Duration.ZERO);
             if (!replies.isEmpty()) {
                 answered = RESPONSES.decode(replies.get(0).value()).getRequestId();
             }
@@ -181,7 +179,7 @@ class TenantAuthITCase {
         sendAs(globex, requests, "after-broken-file");
         assertThat(
                         KAFKA.readUntil(
-                                conf.get(KafkaOptions.RESPONSES_TOPIC),
+                                replyTopic(conf, "globex"),
                                 r ->
                                         RESPONSES
                                                 .decode(r.value())
@@ -202,7 +200,7 @@ class TenantAuthITCase {
         JOB.start();
         Path keyFile = dir.resolve("it.key");
         Files.writeString(keyFile, java.util.HexFormat.of().formatHex(TestTenants.key("it")));
-        String replies = EmbeddedKafkaExtension.freshTopic("zerolayer.replies.it.spring");
+        String replies = EmbeddedKafkaExtension.freshTopic(replyTopic(conf, "it") + ".spring");
         KAFKA.broker().createTopics(Map.of(replies, 1));
 
         Map<String, Object> producer = new java.util.HashMap<>();
@@ -281,11 +279,8 @@ class TenantAuthITCase {
                         .build();
         ProducerRecord<byte[], byte[]> r =
                 new ProducerRecord<>(topic, null, REQUESTS.encode(request));
+        // no reply topic: a verified request is answered on its tenant's own topic
         r.headers().add(ZeroLayerHeaders.CORRELATION_ID, correlation.getBytes());
-        r.headers()
-                .add(
-                        ZeroLayerHeaders.REPLY_TOPIC,
-                        conf.get(KafkaOptions.RESPONSES_TOPIC).getBytes());
         return r;
     }
 

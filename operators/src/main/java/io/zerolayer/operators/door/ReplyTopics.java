@@ -71,41 +71,84 @@ public final class ReplyTopics implements Serializable {
     }
 
     /**
-     * These topics, with the topics under {@code prefix} divided among tenants: a request may name
-     * one only inside its own tenant's namespace, {@code <prefix><tenant>} or a topic under {@code
-     * <prefix><tenant>.}. For verified tenants only: an unsigned tenant id is anyone's claim.
+     * These topics, with the topics under {@code prefix} divided among tenants: a request's reply
+     * goes, by default, to its tenant's own topic {@code <prefix><tenant>}, and a request may name
+     * only a topic inside its own tenant's namespace, that one or a topic under {@code
+     * <prefix><tenant>.}. The shared default topic is then refused: on a broker with ACLs no tenant
+     * could read it. For verified tenants only: an unsigned tenant id is anyone's claim.
+     *
+     * @param prefix where the namespaces start, a legal topic name ending in {@code .}
+     * @throws IllegalArgumentException when it is not
      */
     public ReplyTopics withTenantNamespaces(String prefix) {
+        if (!prefix.endsWith(".") || !LEGAL.matcher(prefix).matches()) {
+            throw new IllegalArgumentException(
+                    "Tenant reply prefix '"
+                            + prefix
+                            + "' must be a topic name ending in '.' (letters, digits, '.', '_' and"
+                            + " '-')");
+        }
         this.namespacePrefix = prefix;
         return this;
     }
 
     /**
-     * The topic a reply to a request of {@code tenant} goes to: {@link #resolve(String)}, and in a
-     * {@linkplain #withTenantNamespaces namespaced} list a topic under the namespaces' prefix only
-     * inside the tenant's own.
+     * The topic a reply to a request of {@code tenant} goes to. In a {@linkplain
+     * #withTenantNamespaces namespaced} list: the tenant's own topic when the request names none,
+     * and a topic under the namespaces' prefix only inside the tenant's own; otherwise {@link
+     * #resolve(String)}.
      *
-     * @throws InvalidRequestException as {@link #resolve(String)} does, or when the topic is in
-     *     another tenant's namespace
+     * @throws InvalidRequestException as {@link #resolve(String)} does, when the topic is in
+     *     another tenant's namespace or is the shared default, or when the tenant's id cannot name
+     *     a namespace
      */
     public String resolve(String requested, String tenant) {
-        String topic = resolve(requested);
-        if (namespacePrefix != null && topic.startsWith(namespacePrefix)) {
-            String own = namespacePrefix + tenant;
+        if (namespacePrefix == null) {
+            return resolve(requested);
+        }
+        String own = namespacePrefix + tenant;
+        boolean blank = requested == null || requested.isBlank();
+        if (blank || requested.startsWith(namespacePrefix)) {
+            String topic = blank ? own : requested;
+            if (!io.zerolayer.operators.tenants.KafkaTenancy.NAMESPACE_ID
+                    .matcher(String.valueOf(tenant))
+                    .matches()) {
+                throw new InvalidRequestException(
+                        "tenant '"
+                                + InvalidRequestException.excerpt(String.valueOf(tenant))
+                                + "' has no reply namespace: a tenant id that names Kafka topics"
+                                + " has 1-200 of letters, digits, '_' and '-'; name a reply topic"
+                                + " on zerolayer.replies.allowed-topics outside "
+                                + namespacePrefix
+                                + "*");
+            }
             if (!topic.equals(own) && !topic.startsWith(own + ".")) {
                 throw new InvalidRequestException(
                         "kafka_replyTopic '"
-                                + topic
+                                + InvalidRequestException.excerpt(topic)
                                 + "' is outside tenant '"
-                                + InvalidRequestException.excerpt(String.valueOf(tenant))
+                                + tenant
                                 + "''s namespace: it may name "
                                 + own
                                 + " and topics under "
                                 + own
                                 + ".");
             }
+            return legal(topic);
         }
-        return topic;
+        if (requested.equals(defaultTopic)) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + defaultTopic
+                            + "' is shared and answers only unverified requests; a signed"
+                            + " request's reply goes to its tenant's namespace: leave the header"
+                            + " out for "
+                            + own
+                            + ", or name a topic under "
+                            + own
+                            + ".");
+        }
+        return resolve(requested);
     }
 
     /**
@@ -122,21 +165,7 @@ public final class ReplyTopics implements Serializable {
         if (requested.equals(defaultTopic)) {
             return defaultTopic;
         }
-        if (!LEGAL.matcher(requested).matches()
-                || requested.equals(".")
-                || requested.equals("..")) {
-            throw new InvalidRequestException(
-                    "kafka_replyTopic '"
-                            + InvalidRequestException.excerpt(requested)
-                            + "' is not a legal Kafka topic name (1-249 of letters, digits, '.',"
-                            + " '_' and '-')");
-        }
-        if (jobTopics.contains(requested)) {
-            throw new InvalidRequestException(
-                    "kafka_replyTopic '"
-                            + requested
-                            + "' is one of the job's own topics; replies cannot be written there");
-        }
+        legal(requested);
         if (names.contains(requested) || prefixes.stream().anyMatch(requested::startsWith)) {
             return requested;
         }
@@ -149,9 +178,39 @@ public final class ReplyTopics implements Serializable {
                         + ")");
     }
 
-    /** Where replies go when a request names no topic. */
+    /**
+     * {@code topic}, when it is a legal Kafka topic name and not one of the job's own.
+     *
+     * @throws InvalidRequestException saying which it is not
+     */
+    private String legal(String topic) {
+        if (!LEGAL.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + InvalidRequestException.excerpt(topic)
+                            + "' is not a legal Kafka topic name (1-249 of letters, digits, '.',"
+                            + " '_' and '-')");
+        }
+        if (jobTopics.contains(topic)) {
+            throw new InvalidRequestException(
+                    "kafka_replyTopic '"
+                            + topic
+                            + "' is one of the job's own topics; replies cannot be written there");
+        }
+        return topic;
+    }
+
+    /** The shared topic replies go to when a request names none, outside namespaces. */
     public String defaultTopic() {
         return defaultTopic;
+    }
+
+    /**
+     * Where replies to {@code tenant} go when a request names no topic: the shared default topic,
+     * or in a {@linkplain #withTenantNamespaces namespaced} list the tenant's own.
+     */
+    public String defaultTopic(String tenant) {
+        return namespacePrefix == null ? defaultTopic : namespacePrefix + tenant;
     }
 
     /**
@@ -165,6 +224,9 @@ public final class ReplyTopics implements Serializable {
         alternatives.add(Pattern.quote(defaultTopic));
         names.forEach(n -> alternatives.add(Pattern.quote(n)));
         prefixes.forEach(p -> alternatives.add(Pattern.quote(p) + ".*"));
+        if (namespacePrefix != null) {
+            alternatives.add(Pattern.quote(namespacePrefix) + ".*");
+        }
         return Pattern.compile(String.join("|", alternatives));
     }
 

@@ -62,14 +62,21 @@ public final class RequestAdmission implements Serializable {
         String requested = route.replyTopic;
         route.replyTopic = replyTopics.resolve(requested, request.getTenantId());
         route.replyTopicResolved = true;
+        String tenantDefault = replyTopics.defaultTopic(request.getTenantId());
         if (existing != null
                 && !route.replyTopic.equals(replyTopics.defaultTopic())
                 && !existing.exists(route.replyTopic)) {
             throw new InvalidRequestException(
-                    "kafka_replyTopic '"
-                            + route.replyTopic
-                            + "' does not exist; create it before sending (the job never creates"
-                            + " topics for requesters)");
+                    route.replyTopic.equals(tenantDefault)
+                            ? "tenant '"
+                                    + request.getTenantId()
+                                    + "''s reply topic "
+                                    + tenantDefault
+                                    + " does not exist; `zerolayer tenants sync` creates it"
+                            : "kafka_replyTopic '"
+                                    + route.replyTopic
+                                    + "' does not exist; create it before sending (the job never"
+                                    + " creates topics for requesters)");
         }
         text("requestId", request.getRequestId(), MAX_REQUEST_ID_CHARS);
         text("tenantId", request.getTenantId(), MAX_TENANT_ID_CHARS);

@@ -45,7 +45,7 @@ public final class KafkaTenancy {
      * {@code .}, which separates a tenant's namespace from its topics' names (with it, tenant
      * {@code a}'s prefix {@code zerolayer.replies.a.} would hold tenant {@code a.b}'s topic).
      */
-    static final Pattern NAMESPACE_ID = Pattern.compile("[A-Za-z0-9_-]{1,200}");
+    public static final Pattern NAMESPACE_ID = Pattern.compile("[A-Za-z0-9_-]{1,200}");
 
     /** The topics and name prefixes the job uses, as configured. */
     public record JobTopics(

@@ -34,12 +34,53 @@ class ReplyTopicsTest {
                     .hasMessageContaining("outside tenant 'acme''s namespace")
                     .hasMessageContaining("zerolayer.replies.acme");
         }
-        // names the operator allow-listed outside the namespaces, and the default, stay open
+        // names the operator allow-listed outside the namespaces stay open
         assertThat(namespaced.resolve("billing-team.replies", "acme"))
                 .isEqualTo("billing-team.replies");
-        assertThat(namespaced.resolve(null, "acme")).isEqualTo("zerolayer.responses");
         assertThatThrownBy(() -> namespaced.resolve("zerolayer.kernel-costs", "acme"))
                 .hasMessageContaining("one of the job's own topics");
+        assertThatThrownBy(() -> namespaced.resolve("zerolayer.replies.acme.bad name", "acme"))
+                .hasMessageContaining("not a legal Kafka topic name");
+    }
+
+    @Test
+    void aSignedRequestNamingNoTopicIsAnsweredOnItsTenantsOwnTopicNeverTheSharedOne() {
+        ReplyTopics namespaced = topics().withTenantNamespaces("zerolayer.replies.");
+        assertThat(namespaced.resolve(null, "acme")).isEqualTo("zerolayer.replies.acme");
+        assertThat(namespaced.resolve(" ", "globex")).isEqualTo("zerolayer.replies.globex");
+        assertThat(namespaced.defaultTopic("acme")).isEqualTo("zerolayer.replies.acme");
+        assertThatThrownBy(() -> namespaced.resolve("zerolayer.responses", "acme"))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("is shared and answers only unverified requests")
+                .hasMessageContaining("zerolayer.replies.acme");
+        assertThat(namespaced.pattern().matcher("zerolayer.replies.acme").matches()).isTrue();
+        // unverified requests keep the shared topic
+        assertThat(topics().resolve(null, "acme")).isEqualTo("zerolayer.responses");
+        assertThat(topics().defaultTopic("acme")).isEqualTo("zerolayer.responses");
+    }
+
+    @Test
+    void aTenantWhoseIdCouldReachIntoAnothersNamespaceHasNone() {
+        ReplyTopics namespaced = topics().withTenantNamespaces("zerolayer.replies.");
+        // "acme.eu" would own zerolayer.replies.acme.eu, which is inside acme's namespace
+        for (String requested : new String[] {null, "zerolayer.replies.acme.eu"}) {
+            assertThatThrownBy(() -> namespaced.resolve(requested, "acme.eu"))
+                    .as(String.valueOf(requested))
+                    .isInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("tenant 'acme.eu' has no reply namespace");
+        }
+        assertThat(namespaced.resolve("billing-team.replies", "acme.eu"))
+                .isEqualTo("billing-team.replies");
+    }
+
+    @Test
+    void aNamespacePrefixMustBeATopicNameEndingInADot() {
+        for (String bad : List.of("zerolayer.replies", "zero layer.", "")) {
+            assertThatThrownBy(() -> topics().withTenantNamespaces(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must be a topic name ending in '.'");
+        }
     }
 
     @Test

@@ -70,8 +70,37 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
     }
 
     /**
+     * Gives the job's verified tenants a reply namespace of their own in {@code conf} ({@code
+     * zerolayer.replies.tenant-prefix}), and creates each {@link TestTenants} tenant's reply topic
+     * in it, as {@code zerolayer tenants sync} does on a real cluster.
+     */
+    public void createFreshReplyTopics(org.apache.flink.configuration.Configuration conf) {
+        String prefix = freshTopic("replies") + ".";
+        conf.set(KafkaOptions.TENANT_REPLIES_PREFIX, prefix);
+        Map<String, Integer> topics = new java.util.HashMap<>();
+        TestTenants.IDS.forEach(id -> topics.put(prefix + id, 1));
+        broker.createTopics(topics);
+    }
+
+    /**
+     * The reply topics of every {@link TestTenants} tenant under {@code conf}, comma-separated as
+     * {@link #read} and {@link #readToEnd} take them: verified requests that name no reply topic
+     * are answered there.
+     */
+    public static String replies(org.apache.flink.configuration.Configuration conf) {
+        return String.join(",", TestTenants.IDS.stream().map(id -> replyTopic(conf, id)).toList());
+    }
+
+    /** Where replies to {@code tenant}'s requests that name no topic go under {@code conf}. */
+    public static String replyTopic(
+            org.apache.flink.configuration.Configuration conf, String tenant) {
+        return conf.get(KafkaOptions.TENANT_REPLIES_PREFIX) + tenant;
+    }
+
+    /**
      * Gives the streaming job fresh topics of its own (requests, responses, costs, graphs, cost
-     * summary, dead letters, control, audit) in {@code conf}, and creates them.
+     * summary, dead letters, control, audit, its tenants' reply topics) in {@code conf}, and
+     * creates them.
      *
      * @param requestPartitions partitions of the requests topic; the others get one
      */
@@ -93,6 +122,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
             topics.put(topic, option == KafkaOptions.REQUESTS_TOPIC ? requestPartitions : 1);
         }
         broker.createTopics(topics);
+        createFreshReplyTopics(conf);
     }
 
     /**
@@ -156,8 +186,9 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
     }
 
     /**
-     * Reads {@code topic} from the start ({@code read_committed}) until {@code count} records came
-     * or the timeout passed, then keeps reading for {@code settle} to catch any extra record.
+     * Reads {@code topic} (or each of a comma-separated list) from the start ({@code
+     * read_committed}) until {@code count} records came or the timeout passed, then keeps reading
+     * for {@code settle} to catch any extra record.
      */
     public List<ConsumerRecord<byte[], byte[]>> read(
             String topic, int count, Duration timeout, Duration settle) {
@@ -185,10 +216,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions =
-                    consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                            .map(info -> new TopicPartition(topic, info.partition()))
-                            .toList();
+            List<TopicPartition> partitions = partitions(consumer, topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -224,11 +252,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
                     new KafkaConsumer<>(
                             p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             for (String topic : topics) {
-                consumer.partitionsFor(topic, Duration.ofSeconds(30))
-                        .forEach(
-                                info ->
-                                        partitions.add(
-                                                new TopicPartition(topic, info.partition())));
+                partitions.addAll(partitions(consumer, topic));
             }
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
@@ -262,6 +286,24 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         }
     }
 
+    /**
+     * The partitions of {@code topic} now, or of each topic of a comma-separated list (the reply
+     * topics of every tenant of a test job); none of those that do not exist yet.
+     */
+    private static List<TopicPartition> partitions(
+            KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<String> names = List.of(topic.split(","));
+        List<TopicPartition> out = new ArrayList<>();
+        consumer.listTopics(Duration.ofSeconds(30))
+                .forEach(
+                        (t, infos) -> {
+                            if (names.contains(t)) {
+                                infos.forEach(i -> out.add(new TopicPartition(t, i.partition())));
+                            }
+                        });
+        return out;
+    }
+
     /** Reads until {@code count} records came, one satisfies {@code until}, or time is up. */
     private List<ConsumerRecord<byte[], byte[]>> readFromStart(
             String topic,
@@ -278,15 +320,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
             List<TopicPartition> partitions = new ArrayList<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.isEmpty() && System.nanoTime() < deadline) {
-                Map<String, List<org.apache.kafka.common.PartitionInfo>> topics =
-                        consumer.listTopics(Duration.ofSeconds(5));
-                if (topics.containsKey(topic)) {
-                    topics.get(topic)
-                            .forEach(
-                                    info ->
-                                            partitions.add(
-                                                    new TopicPartition(topic, info.partition())));
-                }
+                partitions.addAll(partitions(consumer, topic));
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

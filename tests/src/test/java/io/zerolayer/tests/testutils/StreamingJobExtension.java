@@ -21,9 +21,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The streaming job for one test, on topics of its own on a shared broker and MiniCluster. Before
- * each test it prepares the job's settings ({@link #conf()}: fresh topics, 500 ms checkpoints, one
- * shard per graph so compile counts stay exact); the test changes what it needs and calls {@link
- * #start()}; after the test the job is cancelled.
+ * each test it prepares the job's settings ({@link #conf()}: fresh topics and tenants' reply
+ * topics, 500 ms checkpoints, one shard per graph so compile counts stay exact); the test changes
+ * what it needs and calls {@link #start()}; after the test the job is cancelled.
  */
 public final class StreamingJobExtension implements BeforeEachCallback, AfterEachCallback {
     private final EmbeddedKafkaExtension kafka;
@@ -57,7 +57,6 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
         conf = new Configuration();
         conf.set(KafkaOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
         conf.set(KafkaOptions.REQUESTS_TOPIC, freshTopic("requests"));
-        conf.set(KafkaOptions.RESPONSES_TOPIC, freshTopic("responses"));
         conf.set(KafkaOptions.COSTS_TOPIC, freshTopic("costs"));
         conf.set(KafkaOptions.GRAPHS_TOPIC, freshTopic("graphs"));
         conf.set(KafkaOptions.COST_SUMMARY_TOPIC, freshTopic("cost-summary"));
@@ -80,8 +79,6 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
                         Map.of(
                                 conf.get(KafkaOptions.REQUESTS_TOPIC),
                                 slots,
-                                conf.get(KafkaOptions.RESPONSES_TOPIC),
-                                1,
                                 conf.get(KafkaOptions.COSTS_TOPIC),
                                 2,
                                 conf.get(KafkaOptions.GRAPHS_TOPIC),
@@ -94,6 +91,20 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
                                 1,
                                 conf.get(KafkaOptions.AUDIT_TOPIC),
                                 1));
+        kafka.createFreshReplyTopics(conf);
+    }
+
+    /**
+     * Every reply topic of this job's tenants, as {@link #readCommitted} and the broker's readers
+     * take it: verified requests that name no reply topic are answered there.
+     */
+    public String replies() {
+        return EmbeddedKafkaExtension.replies(conf);
+    }
+
+    /** Where replies to {@code tenant}'s requests that name no topic go. */
+    public String replyTopic(String tenant) {
+        return EmbeddedKafkaExtension.replyTopic(conf, tenant);
     }
 
     /**
