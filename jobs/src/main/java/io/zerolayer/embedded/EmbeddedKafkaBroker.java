@@ -3,15 +3,12 @@ package io.zerolayer.embedded;
 import io.zerolayer.operators.kafka.KafkaConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -58,6 +55,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** The broker's super user, on its internal listener. */
     public static final String ADMIN_USER = "admin";
 
+    /**
+     * One-second samples a client quota is judged over ({@code quota.window.num}): Kafka's default
+     * 11 lets a flood starting cold send about ten seconds of its quota before the first throttle.
+     */
+    public static final int QUOTA_WINDOWS = 2;
+
     private final KafkaRaftServer server;
     private final Security security;
     private final String bootstrapServers;
@@ -100,17 +103,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             boolean temporary = dataDir == null;
             Path dir;
             if (temporary) {
-                removeAbandonedTemporaryFolders();
-                dir = Files.createTempDirectory(TEMPORARY_PREFIX);
+                BrokerDataFolders.removeAbandonedTemporaryFolders();
+                dir = Files.createTempDirectory(BrokerDataFolders.TEMPORARY_PREFIX);
                 Files.writeString(
-                        dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+                        dir.resolve(BrokerDataFolders.OWNER_FILE),
+                        Long.toString(ProcessHandle.current().pid()));
             } else {
                 dir = dataDir;
             }
             Path logs = dir.resolve("logs");
             Files.createDirectories(logs);
             int[] ports =
-                    temporary ? new int[] {freePort(), freePort(), freePort()} : keptPorts(dir);
+                    temporary
+                            ? new int[] {
+                                BrokerDataFolders.freePort(),
+                                BrokerDataFolders.freePort(),
+                                BrokerDataFolders.freePort()
+                            }
+                            : BrokerDataFolders.keptPorts(dir);
             int brokerPort = ports[0];
             int controllerPort = ports[1];
             Properties props = new Properties();
@@ -120,7 +130,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("controller.listener.names", "CONTROLLER");
             KafkaConnection admin;
             if (security == Security.SCRAM) {
-                String password = adminPassword(dir);
+                String password = BrokerDataFolders.adminPassword(dir);
                 admin = scramListeners(props, brokerPort, controllerPort, ports[2], password);
             } else {
                 props.put(
@@ -151,6 +161,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("message.max.bytes", String.valueOf(64 << 20));
             props.put("replica.fetch.max.bytes", String.valueOf(64 << 20));
             props.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+            props.put("quota.window.num", String.valueOf(QUOTA_WINDOWS));
             KafkaConfig config = KafkaConfig.fromProps(props, false);
 
             boolean formatted = Files.exists(logs.resolve("meta.properties"));
@@ -282,8 +293,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * folder's ports and admin password); empty when the folder holds no SCRAM broker.
      */
     public static java.util.Optional<KafkaConnection> adminConnection(Path dataDir) {
-        Path admin = dataDir.resolve(ADMIN_FILE);
-        Path ports = dataDir.resolve(PORTS_FILE);
+        Path admin = dataDir.resolve(BrokerDataFolders.ADMIN_FILE);
+        Path ports = dataDir.resolve(BrokerDataFolders.PORTS_FILE);
         if (!Files.exists(admin) || !Files.exists(ports)) {
             return java.util.Optional.empty();
         }
@@ -300,34 +311,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the admin of " + dataDir, e);
         }
-    }
-
-    /** In a data folder: the password of the broker's admin, owner-only. */
-    static final String ADMIN_FILE = "admin.properties";
-
-    /** The admin's password of a data folder: the one it has, else a new random one, kept. */
-    private static String adminPassword(Path dir) throws IOException {
-        Path file = dir.resolve(ADMIN_FILE);
-        Properties p = new Properties();
-        if (Files.exists(file)) {
-            try (var in = Files.newInputStream(file)) {
-                p.load(in);
-            }
-            return p.getProperty("password");
-        }
-        byte[] random = new byte[24];
-        new java.security.SecureRandom().nextBytes(random);
-        String password = java.util.HexFormat.of().formatHex(random);
-        p.setProperty("user", ADMIN_USER);
-        p.setProperty("password", password);
-        Files.createFile(
-                file,
-                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        try (var out = Files.newOutputStream(file)) {
-            p.store(out, "The embedded broker's super user (internal listener only)");
-        }
-        return password;
     }
 
     public Path dataDir() {
@@ -390,115 +373,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         server.shutdown();
         server.awaitShutdown();
         if (deleteOnClose) {
-            deleteRecursively(dataDir);
-        }
-    }
-
-    /** Prefix of the temporary folders of brokers started without a data folder. */
-    static final String TEMPORARY_PREFIX = "zerolayer-kafka-";
-
-    /** In a temporary folder: the pid of the process that owns it. */
-    static final String OWNER_FILE = "owner.pid";
-
-    /** In a data folder: the ports its broker listens on, kept so clients find it again. */
-    static final String PORTS_FILE = "ports.properties";
-
-    /**
-     * The broker and controller ports of a data folder: those it used before, so that clients and
-     * the committed offsets' bootstrap address stay valid across restarts; new free ones the first
-     * time.
-     */
-    static int[] keptPorts(Path dir) throws IOException {
-        Path file = dir.resolve(PORTS_FILE);
-        Properties ports = new Properties();
-        if (Files.exists(file)) {
-            try (var in = Files.newInputStream(file)) {
-                ports.load(in);
-            }
-            int broker = Integer.parseInt(ports.getProperty("broker"));
-            int controller = Integer.parseInt(ports.getProperty("controller"));
-            if (ports.getProperty("internal") == null) { // a folder from before SCRAM brokers
-                ports.setProperty("internal", Integer.toString(freePort()));
-                try (var out = Files.newOutputStream(file)) {
-                    ports.store(out, "Ports of the embedded broker of this data folder");
-                }
-            }
-            int internal = Integer.parseInt(ports.getProperty("internal"));
-            for (int port : new int[] {broker, controller, internal}) {
-                if (!isFree(port)) {
-                    throw new IllegalStateException(
-                            "Port "
-                                    + port
-                                    + ", which the broker of "
-                                    + dir
-                                    + " listens on, is taken: is another zerolayer serve using"
-                                    + " this folder? Stop it, or delete "
-                                    + file
-                                    + " to take new ports (clients then need the new address)");
-                }
-            }
-            return new int[] {broker, controller, internal};
-        }
-        int[] fresh = {freePort(), freePort(), freePort()};
-        ports.setProperty("broker", Integer.toString(fresh[0]));
-        ports.setProperty("controller", Integer.toString(fresh[1]));
-        ports.setProperty("internal", Integer.toString(fresh[2]));
-        try (var out = Files.newOutputStream(file)) {
-            ports.store(out, "Ports of the embedded broker of this data folder");
-        }
-        return fresh;
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new java.net.InetSocketAddress("localhost", port));
-            return true;
-        } catch (IOException taken) {
-            return false;
-        }
-    }
-
-    /**
-     * Deletes the temporary folders of brokers whose process has gone without closing them (killed,
-     * or the JVM crashed), so a killed {@code serve} does not leave its data behind for good.
-     */
-    static void removeAbandonedTemporaryFolders() {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        try (Stream<Path> folders = Files.list(tmp)) {
-            folders.filter(p -> p.getFileName().toString().startsWith(TEMPORARY_PREFIX))
-                    .filter(EmbeddedKafkaBroker::abandoned)
-                    .forEach(
-                            p -> {
-                                LOG.info("Removing {}, left by a broker that is gone", p);
-                                deleteRecursively(p);
-                            });
-        } catch (IOException e) {
-            LOG.debug("Cannot list {} for abandoned broker folders", tmp, e);
-        }
-    }
-
-    private static boolean abandoned(Path folder) {
-        try {
-            long pid = Long.parseLong(Files.readString(folder.resolve(OWNER_FILE)).strip());
-            return ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
-        } catch (IOException | NumberFormatException e) {
-            return false; // not ours to judge: no owner recorded
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            LOG.warn("Could not delete {}", dir, e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+            BrokerDataFolders.deleteRecursively(dataDir);
         }
     }
 }

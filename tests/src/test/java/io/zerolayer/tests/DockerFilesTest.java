@@ -312,6 +312,9 @@ class DockerFilesTest {
         assertThat(String.valueOf(kafka.get("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND")))
                 .isEqualTo("false");
         assertThat(String.valueOf(kafka.get("KAFKA_AUTO_CREATE_TOPICS_ENABLE"))).isEqualTo("false");
+        assertThat(String.valueOf(kafka.get("KAFKA_QUOTA_WINDOW_NUM")))
+                .as("tenants' quotas judged as the embedded broker judges them")
+                .isEqualTo(String.valueOf(io.zerolayer.embedded.EmbeddedKafkaBroker.QUOTA_WINDOWS));
 
         // tenants sync writes the job's client settings where the job reads them
         String sync = String.join("\n", (List<String>) service("tenants-sync").get("command"));

@@ -10,15 +10,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The folders of the embedded broker: kept ports, and temporary folders of killed processes. */
-class EmbeddedKafkaBrokerFoldersTest {
+class BrokerDataFoldersTest {
 
     @Test
     void aDataFolderKeepsItsPortsAndSaysSoWhenOneIsTaken(@TempDir Path data) throws Exception {
-        int[] first = EmbeddedKafkaBroker.keptPorts(data);
-        assertThat(EmbeddedKafkaBroker.keptPorts(data)).containsExactly(first);
+        int[] first = BrokerDataFolders.keptPorts(data);
+        assertThat(BrokerDataFolders.keptPorts(data)).containsExactly(first);
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new java.net.InetSocketAddress("localhost", first[0]));
-            assertThatThrownBy(() -> EmbeddedKafkaBroker.keptPorts(data))
+            assertThatThrownBy(() -> BrokerDataFolders.keptPorts(data))
                     .hasMessageContaining("Port " + first[0])
                     .hasMessageContaining("is another zerolayer serve using this folder?");
         }
@@ -30,15 +30,15 @@ class EmbeddedKafkaBrokerFoldersTest {
         gone.waitFor();
         Path abandoned = temporaryFolder(gone.pid());
         Path live = temporaryFolder(ProcessHandle.current().pid());
-        Path unowned = Files.createTempDirectory(EmbeddedKafkaBroker.TEMPORARY_PREFIX);
+        Path unowned = Files.createTempDirectory(BrokerDataFolders.TEMPORARY_PREFIX);
         try {
-            EmbeddedKafkaBroker.removeAbandonedTemporaryFolders();
+            BrokerDataFolders.removeAbandonedTemporaryFolders();
             assertThat(abandoned).doesNotExist();
             assertThat(live).exists();
             assertThat(unowned).exists(); // no owner recorded: not ours to judge
         } finally {
             for (Path p : new Path[] {live, unowned}) {
-                Files.deleteIfExists(p.resolve(EmbeddedKafkaBroker.OWNER_FILE));
+                Files.deleteIfExists(p.resolve(BrokerDataFolders.OWNER_FILE));
                 Files.deleteIfExists(p.resolve("logs/x"));
                 Files.deleteIfExists(p.resolve("logs"));
                 Files.deleteIfExists(p);
@@ -47,8 +47,8 @@ class EmbeddedKafkaBrokerFoldersTest {
     }
 
     private static Path temporaryFolder(long ownerPid) throws Exception {
-        Path dir = Files.createTempDirectory(EmbeddedKafkaBroker.TEMPORARY_PREFIX);
-        Files.writeString(dir.resolve(EmbeddedKafkaBroker.OWNER_FILE), Long.toString(ownerPid));
+        Path dir = Files.createTempDirectory(BrokerDataFolders.TEMPORARY_PREFIX);
+        Files.writeString(dir.resolve(BrokerDataFolders.OWNER_FILE), Long.toString(ownerPid));
         Files.createDirectories(dir.resolve("logs"));
         Files.writeString(dir.resolve("logs/x"), "data");
         return dir;
