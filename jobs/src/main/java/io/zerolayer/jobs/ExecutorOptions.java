@@ -53,7 +53,12 @@ public final class ExecutorOptions {
                     .noDefaultValue()
                     .withDescription(
                             "precompile.yaml: structures each executor compiles when it opens (read"
-                                    + " when the job is built; relative to the config folder).");
+                                    + " when the job is built; relative to the config folder)."
+                                    + " Default: the built-in flink-conf/precompile.yaml; none"
+                                    + " compiles nothing ahead.");
+
+    /** The {@link #PRECOMPILE_FILE} value that precompiles nothing. */
+    public static final String NO_PRECOMPILE = "none";
 
     public static final ConfigOption<MemorySize> EMBEDDING_CACHE_SIZE =
             ConfigOptions.key("zerolayer.embedding-cache.size")

@@ -144,9 +144,13 @@ public final class JobFunctions {
                 .orElse(null);
     }
 
-    /** The structures to compile when each executor opens; none unless configured. */
+    /**
+     * The structures to compile when each executor opens: the configured file's, none for {@code
+     * none}, else the list built into the jar.
+     */
     static PrecompileList precompile(Configuration conf) {
         return conf.getOptional(ExecutorOptions.PRECOMPILE_FILE)
+                .filter(file -> !file.strip().equals(ExecutorOptions.NO_PRECOMPILE))
                 .map(
                         file -> {
                             try {
@@ -160,7 +164,11 @@ public final class JobFunctions {
                                         e);
                             }
                         })
-                .orElse(PrecompileList.NONE);
+                .orElseGet(
+                        () ->
+                                conf.getOptional(ExecutorOptions.PRECOMPILE_FILE).isPresent()
+                                        ? PrecompileList.NONE
+                                        : PrecompileList.builtIn());
     }
 
     /** The price sheet cost records are billed at: the configured one or the built-in. */

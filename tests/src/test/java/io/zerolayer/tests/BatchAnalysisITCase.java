@@ -163,6 +163,7 @@ class BatchAnalysisITCase {
     private static Configuration conf() {
         Configuration conf = new Configuration();
         conf.set(AnalyzeOptions.ANALYZE_PART_CHARS, 4000);
+        conf.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         // runs are compared with runs before them: none answers from what another cached
         conf.set(
                 ExecutorOptions.EMBEDDING_CACHE_SIZE,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerolayer.cli.ZeroLayerCli;
 import io.zerolayer.embedded.EmbeddedKafkaBroker;
+import io.zerolayer.jobs.ExecutorOptions;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.jobs.StreamingJob;
@@ -291,6 +292,7 @@ class KafkaTenancyITCase {
         job.clientProperties()
                 .forEach((k, v) -> conf.setString(KafkaOptions.CLIENT_PROPERTIES_PREFIX + k, v));
         conf.set(TenancyOptions.TENANTS_FILE, registry.toString());
+        conf.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         StreamingJob.define(env, conf);

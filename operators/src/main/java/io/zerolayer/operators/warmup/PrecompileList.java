@@ -15,6 +15,21 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 public record PrecompileList(List<Structure> structures) implements Serializable {
     public static final PrecompileList NONE = new PrecompileList(List.of());
 
+    /** The copy of {@code flink-conf/precompile.yaml} built into the jar. */
+    static final String BUILT_IN = "/zerolayer/precompile.yaml";
+
+    /** The list the job ships: {@code flink-conf/precompile.yaml} as built into the jar. */
+    public static PrecompileList builtIn() {
+        try (java.io.InputStream in = PrecompileList.class.getResourceAsStream(BUILT_IN)) {
+            if (in == null) {
+                throw new IllegalStateException("Built-in " + BUILT_IN + " missing from the jar");
+            }
+            return parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** A named example prompt. */
     public record Structure(String name, String prompt) implements Serializable {}
 

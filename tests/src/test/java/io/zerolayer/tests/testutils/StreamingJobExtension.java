@@ -68,6 +68,8 @@ public final class StreamingJobExtension implements BeforeEachCallback, AfterEac
         conf.set(KafkaOptions.TRANSACTIONAL_ID_PREFIX, freshTopic("tx"));
         conf.set(KafkaOptions.GROUP_ID, freshTopic("group"));
         conf.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
+        // nothing compiled ahead: a test's compile counts are its own requests'
+        conf.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         // requests are verified as by default; the test tenants sign (EmbeddedKafkaExtension.send)
         conf.set(TenancyOptions.TENANTS_FILE, TestTenants.file().toString());
         // one shard per graph unless a test asks for hot graphs: compile counts stay exact however
