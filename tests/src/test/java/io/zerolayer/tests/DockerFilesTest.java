@@ -148,6 +148,8 @@ class DockerFilesTest {
         assertThat(sources).isNotEmpty();
         BuiltArtifacts.jobJar();
         BuiltArtifacts.flinkLib();
+        BuiltArtifacts.flinkLibJar();
+        assertThat(sources).contains("flink-lib/target/zerolayer-flink-lib.jar");
         for (String source : sources) {
             var glob = FileSystems.getDefault().getPathMatcher("glob:" + source);
             try (Stream<Path> files = Files.walk(ROOT.resolve(Path.of(source).getParent()), 1)) {

@@ -25,6 +25,11 @@ public final class BuiltArtifacts {
         return require(Path.of("..", "flink-lib", "target", "lib"));
     }
 
+    /** {@code flink-lib/target/zerolayer-flink-lib.jar}: what a cluster of one's own adds. */
+    public static Path flinkLibJar() {
+        return require(Path.of("..", "flink-lib", "target", "zerolayer-flink-lib.jar"));
+    }
+
     private static Path require(Path built) {
         if (!Files.exists(built)) {
             fail(
