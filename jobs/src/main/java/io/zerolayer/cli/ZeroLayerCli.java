@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
             CostsCommand.class,
             AuditCommand.class,
             TenantsCommand.class,
+            TopicsCommand.class,
             EvalCommand.class,
             BenchCommand.class
         })

@@ -118,13 +118,38 @@ public record JobTopic(
 
     /** The command that creates it with Kafka's own tools. */
     public String createCommand(String bootstrapServers) {
+        return createCommand(bootstrapServers, null, (short) -1);
+    }
+
+    /**
+     * The command that creates it with Kafka's own tools.
+     *
+     * @param commandConfig the tools' client settings file, or null
+     * @param replicationFactor its replicas; -1: the broker's default
+     */
+    public String createCommand(
+            String bootstrapServers, String commandConfig, short replicationFactor) {
         return "kafka-topics.sh --bootstrap-server "
                 + bootstrapServers
+                + (commandConfig == null ? "" : " --command-config " + commandConfig)
                 + " --create --topic "
                 + name
                 + " --partitions "
                 + partitions
+                + (replicationFactor > 0 ? " --replication-factor " + replicationFactor : "")
                 + configArguments();
+    }
+
+    /**
+     * The settings the job relies on that {@code actual} (the topic's settings on the cluster)
+     * lacks or holds otherwise, as {@code key=value} with the value the job needs.
+     */
+    public List<String> missingConfigs(Map<String, String> actual) {
+        return configs.entrySet().stream()
+                .filter(e -> !e.getValue().equals(actual.get(e.getKey())))
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .sorted()
+                .toList();
     }
 
     /**
@@ -155,7 +180,9 @@ public record JobTopic(
                     missing.size()
                             + " topic(s) the job needs are missing on "
                             + bootstrapServers
-                            + "; create them, or name existing ones in config.yaml:\n"
+                            + "; create them (zerolayer topics create --bootstrap-servers "
+                            + bootstrapServers
+                            + " makes them all), or name existing ones in config.yaml:\n"
                             + String.join("\n", missing));
         }
     }
