@@ -65,10 +65,10 @@ final class FlinkConfigLoader {
         if (conf.keySet().stream().noneMatch(k -> k.startsWith("zerolayer."))) {
             LOG.warn(
                     "No zerolayer.* settings in {}: the job runs on the built-in defaults of"
-                            + " io.zerolayer.jobs.PipelineOptions (2 s checkpoints, no precompiled"
-                            + " structures, the built-in contracts and prices). Merge"
-                            + " flink-conf/config.yaml into the cluster's config.yaml, or pass"
-                            + " --config-dir.",
+                            + " io.zerolayer.jobs.PipelineOptions (2 s checkpoints, the built-in"
+                            + " contracts, prices and precompile list). zerolayer config"
+                            + " --for-cluster prints what to merge into the cluster's config.yaml;"
+                            + " or pass --config-dir.",
                     sources.isEmpty() ? "any configuration (no config.yaml found)" : sources);
         } else {
             LOG.info("Settings from {}", sources);

@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
             AuditCommand.class,
             TenantsCommand.class,
             TopicsCommand.class,
+            ConfigCommand.class,
             EvalCommand.class,
             BenchCommand.class
         })
