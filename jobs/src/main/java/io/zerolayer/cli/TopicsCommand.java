@@ -47,8 +47,10 @@ final class TopicsCommand implements Runnable {
                         + " checks before it starts, under the same settings (-D, --config-dir)."
                         + " A topic that exists is left as it is; one whose settings differ from"
                         + " what the job relies on is named with the command that fixes it.",
-                "Tenants' reply topics are made by zerolayer tenants sync. Exit 0 when every"
-                        + " topic is there as the job needs it, 1 otherwise."
+                "With verified requests and a tenants file (--tenants-file or"
+                        + " zerolayer.tenants.file), each tenant's reply topic too, as zerolayer"
+                        + " tenants sync makes it on a broker with ACLs. Exit 0 when every topic"
+                        + " is there as the job needs it, 1 otherwise."
             })
     static final class Create implements Callable<Integer> {
         @Option(
@@ -74,6 +76,13 @@ final class TopicsCommand implements Runnable {
         short replicationFactor;
 
         @Option(
+                names = "--tenants-file",
+                description =
+                        "With verified requests, also each tenant's reply topic. Default:"
+                                + " zerolayer.tenants.file, when set.")
+        java.nio.file.Path tenantsFile;
+
+        @Option(
                 names = "--dry-run",
                 description =
                         "Print the kafka-topics.sh command of each topic; contact no cluster.")
@@ -90,7 +99,21 @@ final class TopicsCommand implements Runnable {
                     partitions != null
                             ? partitions
                             : Math.max(1, conf.get(CoreOptions.DEFAULT_PARALLELISM));
-            List<JobTopic> topics = JobTopic.of(conf, slots);
+            List<JobTopic> topics = new ArrayList<>(JobTopic.of(conf, slots));
+            java.nio.file.Path registry =
+                    tenantsFile != null
+                            ? tenantsFile
+                            : conf.getOptional(io.zerolayer.jobs.TenancyOptions.TENANTS_FILE)
+                                    .map(java.nio.file.Path::of)
+                                    .orElse(null);
+            boolean tenantTopics = PipelineOptions.verified(conf) && registry != null;
+            if (tenantTopics) {
+                topics.addAll(
+                        JobTopic.tenantReplies(
+                                conf,
+                                io.zerolayer.operators.tenants.TenantRegistry.load(registry)
+                                        .tenantIds()));
+            }
             PrintWriter out = spec.commandLine().getOut();
             if (dryRun) {
                 String config = adminClient.file == null ? null : adminClient.file.toString();
@@ -104,13 +127,21 @@ final class TopicsCommand implements Runnable {
             }
             KafkaConnection kafka = adminClient.connection(bootstrapServers);
             try (Admin admin = Admin.create(kafka.properties())) {
-                return create(admin, topics, slots, PipelineOptions.verified(conf), out);
+                return create(
+                        admin, topics, slots, PipelineOptions.verified(conf) && !tenantTopics, out);
             }
         }
 
         /** Creates the missing topics and checks the others; prints a line for each. */
+        /**
+         * @param noTenantTopics whether to say where tenants' reply topics come from
+         */
         private int create(
-                Admin admin, List<JobTopic> topics, int slots, boolean verified, PrintWriter out)
+                Admin admin,
+                List<JobTopic> topics,
+                int slots,
+                boolean noTenantTopics,
+                PrintWriter out)
                 throws Exception {
             Set<String> existing = admin.listTopics().names().get(60, TimeUnit.SECONDS);
             List<JobTopic> missing =
@@ -187,10 +218,10 @@ final class TopicsCommand implements Runnable {
                             t.name(), has, slots, slots);
                 }
             }
-            if (verified) {
+            if (noTenantTopics) {
                 out.println(
-                        "Tenants' reply topics (zerolayer.replies.<tenant>) are made by"
-                                + " zerolayer tenants sync.");
+                        "Tenants' reply topics (zerolayer.replies.<tenant>): give --tenants-file,"
+                                + " or run zerolayer tenants sync.");
             }
             out.flush();
             return wrong.isEmpty() ? 0 : 1;

@@ -94,6 +94,32 @@ public record JobTopic(
         return List.copyOf(topics);
     }
 
+    /**
+     * The reply topic of each of {@code tenants} whose id can name one, {@code
+     * <zerolayer.replies.tenant-prefix><tenant>}: where verified requests naming no reply topic are
+     * answered (the job checks it exists as it admits each request).
+     */
+    public static List<JobTopic> tenantReplies(
+            Configuration conf, java.util.Collection<String> tenants) {
+        String prefix = conf.get(KafkaOptions.TENANT_REPLIES_PREFIX);
+        return tenants.stream()
+                .filter(
+                        t ->
+                                io.zerolayer.operators.tenants.KafkaTenancy.NAMESPACE_ID
+                                        .matcher(t)
+                                        .matches())
+                .sorted()
+                .map(
+                        t ->
+                                new JobTopic(
+                                        KafkaOptions.TENANT_REPLIES_PREFIX,
+                                        prefix + t,
+                                        1,
+                                        Map.of(),
+                                        "writes tenant " + t + "'s replies"))
+                .toList();
+    }
+
     private static JobTopic topic(
             Configuration conf,
             ConfigOption<String> option,

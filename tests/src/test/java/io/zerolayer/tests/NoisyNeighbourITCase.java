@@ -111,11 +111,15 @@ class NoisyNeighbourITCase {
                                             flooded));
             flooder.start();
             // the flood is under way: a second's worth of it sent, and refusals coming back
+            // (a synchronized list is streamed under its lock: the flooder adds meanwhile)
             await().atMost(Duration.ofSeconds(60))
                     .until(
-                            () ->
-                                    flooded.size() >= capacity
-                                            && flooded.stream().anyMatch(f -> f.isDone()));
+                            () -> {
+                                synchronized (flooded) {
+                                    return flooded.size() >= capacity
+                                            && flooded.stream().anyMatch(f -> f.isDone());
+                                }
+                            });
             quietAt(quiet, tickets, capacity / 10, QUIET_REQUESTS, "beside");
             flooder.join();
 

@@ -120,6 +120,8 @@ class TenantAuthITCase {
                         });
         List<ConsumerRecord<byte[], byte[]>> costs =
                 JOB.readCommitted(conf.get(KafkaOptions.COSTS_TOPIC), 1, TIMEOUT);
+        // the alerts operators adopt query metrics this job reports (refusals by reason included)
+        AlertRulesTest.assertEveryMetricQueriedIsIn(METRICS.scrape());
         assertThat(costs)
                 .extracting(r -> COSTS.decode(r.value()).getRequestId())
                 .isNotEmpty()

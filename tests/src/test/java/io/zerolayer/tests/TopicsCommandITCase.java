@@ -130,6 +130,29 @@ class TopicsCommandITCase {
             assertThat(second.out()).doesNotContain("created").doesNotContain("WRONG");
             assertThat(second.out().lines().filter(l -> l.startsWith("exists  ")))
                     .hasSize(topics.size());
+
+            // with the tenant registry, each tenant's reply topic too (a broker without ACLs,
+            // where tenants sync cannot run)
+            java.nio.file.Path registry = java.nio.file.Files.createTempFile("tenants", ".yaml");
+            java.nio.file.Files.writeString(
+                    registry,
+                    io.zerolayer.operators.tenants.TenantRegistry.yamlOf(
+                            Map.of("acme", new byte[32], "globex", new byte[32])));
+            Run third =
+                    topics(
+                            "--bootstrap-servers",
+                            servers,
+                            "--partitions",
+                            "2",
+                            "--tenants-file",
+                            registry.toString());
+            assertThat(third.exit()).as(third.out()).isZero();
+            assertThat(third.out())
+                    .contains("created zerolayer.replies.acme")
+                    .contains("created zerolayer.replies.globex")
+                    .doesNotContain("tenants sync");
+            assertThat(admin.listTopics().names().get())
+                    .contains("zerolayer.replies.acme", "zerolayer.replies.globex");
         }
     }
 

@@ -137,6 +137,11 @@ final class ExecutorMetrics implements SlotMetrics {
         group.gauge("batches_interleaved_total", interleaved::getAsLong);
     }
 
+    /** The executor's parallelism, reported by each of its slots from the moment it opens. */
+    void slots(int parallelism) {
+        group.gauge("executor_slots", () -> parallelism);
+    }
+
     /** Registered once the slot can serve warm: its readiness, and how many graphs it compiled. */
     void ready(int precompiled) {
         group.gauge("graphs_ready", () -> 1);

@@ -167,6 +167,8 @@ public class GraphExecutorFunction
         graphs = slot.graphs();
         policy = slot.policy();
         metrics = slot.metrics();
+        // how many slots the executor has, from each of them: alerts compare the warm ones to it
+        metrics.slots(getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         batches = slot.batches();
         keyed = new KeyedBatchQueue(getRuntimeContext());
         crash = new InjectedCrash(setup.crashAfterRequests());
