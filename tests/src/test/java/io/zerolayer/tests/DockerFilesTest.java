@@ -174,6 +174,11 @@ class DockerFilesTest {
         assertThat(String.valueOf(sd.get("port")))
                 .isEqualTo(flinkProperties().get("metrics.reporter.prom.port"));
         assertThat((List<String>) sd.get("names")).contains("jobmanager", "taskmanager");
+        // the alerting rules AlertRulesTest checks are the ones Prometheus loads
+        assertThat((List<String>) prom.get("rule_files")).containsExactly("zerolayer-alerts.yml");
+        assertThat((List<String>) service("prometheus").get("volumes"))
+                .contains(
+                        "./prometheus/zerolayer-alerts.yml:/etc/prometheus/zerolayer-alerts.yml:ro");
         for (String volume : (List<String>) service("grafana").get("volumes")) {
             assertThat(ROOT.resolve("docker").resolve(volume.split(":")[0]).normalize()).exists();
         }
