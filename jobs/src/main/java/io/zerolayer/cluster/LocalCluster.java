@@ -16,6 +16,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,7 +105,9 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts the broker, the JobManager and the TaskManagers, and waits until all registered. */
     public void start() throws IOException, InterruptedException {
-        Files.createDirectories(home.resolve("log"));
+        for (String folder : List.of("log", "conf", "plugins")) { // Flink WARNs of no plugins/
+            Files.createDirectories(home.resolve(folder));
+        }
         writeConfiguration();
         List<String> brokerArgs =
                 new java.util.ArrayList<>(
@@ -299,10 +302,14 @@ public final class LocalCluster implements AutoCloseable {
         StringBuilder yaml = new StringBuilder("# written by zerolayer's LocalCluster\n");
         conf.forEach(
                 (k, v) -> yaml.append(k).append(": '").append(v.replace("'", "''")).append("'\n"));
-        Files.createDirectories(home.resolve("conf"));
         Files.writeString(home.resolve("conf/config.yaml"), yaml.toString());
-        try (var log4j = LocalCluster.class.getResourceAsStream("log4j.properties")) {
-            Files.write(home.resolve("conf/log4j.properties"), log4j.readAllBytes());
+        // its processes' own logging, then what docs/cluster.md adds to any cluster's
+        Path log4jFile = home.resolve("conf/log4j.properties");
+        try (var log4j = LocalCluster.class.getResourceAsStream("log4j.properties");
+                var additions =
+                        LocalCluster.class.getResourceAsStream("log4j-cluster.properties")) {
+            Files.write(log4jFile, log4j.readAllBytes());
+            Files.write(log4jFile, additions.readAllBytes(), StandardOpenOption.APPEND);
         }
     }
 
@@ -363,6 +370,7 @@ public final class LocalCluster implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(home.resolve("log/" + name + ".out").toFile());
         pb.environment().put("FLINK_CONF_DIR", home.resolve("conf").toString());
+        pb.environment().put("FLINK_PLUGINS_DIR", home.resolve("plugins").toString());
         return pb.start();
     }
 

@@ -129,6 +129,8 @@ class TwoTaskManagerClusterITCase {
                         "-Dzerolayer.audit.anchor-every=10");
         // one upload serves the three runs below
         String jar = cluster.rest().upload(JAR);
+        // from before the job's slots open (ONNX sessions, tokenizers) to its steady state
+        Map<Path, Long> logged = taskManagerLogLines();
         String job = cluster.rest().run(jar, run, 2, null);
         cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 
@@ -136,6 +138,10 @@ class TwoTaskManagerClusterITCase {
         // in flight; the second half is sent after the kill, so it is read by the recovered job
         load.send(0, REQUESTS / 2);
         load.replies(1, Duration.ofSeconds(120));
+        // steady state, the exactly-once sinks committing at each checkpoint: nothing to warn of
+        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        assertThat(warningsSince(logged)).as("TaskManager WARNs while answering").isEmpty();
         cluster.killTaskManager(0);
         load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
         cluster.startTaskManager();
@@ -257,6 +263,34 @@ class TwoTaskManagerClusterITCase {
     }
 
     /** ERROR lines of the Kafka sinks' committers in every TaskManager's log. */
+    /** How many lines each TaskManager's log holds now. */
+    private static Map<Path, Long> taskManagerLogLines() throws Exception {
+        Map<Path, Long> lines = new java.util.HashMap<>();
+        try (var logs = Files.list(cluster.home().resolve("log"))) {
+            for (Path log :
+                    logs.filter(p -> p.getFileName().toString().matches("taskmanager.*\\.log"))
+                            .toList()) {
+                try (var l = Files.lines(log)) {
+                    lines.put(log, l.count());
+                }
+            }
+        }
+        return lines;
+    }
+
+    /** The WARN lines the TaskManagers logged after {@code since}. */
+    private static List<String> warningsSince(Map<Path, Long> since) throws Exception {
+        List<String> warnings = new java.util.ArrayList<>();
+        for (var e : since.entrySet()) {
+            try (var l = Files.lines(e.getKey())) {
+                l.skip(e.getValue())
+                        .filter(line -> line.contains(" WARN "))
+                        .forEach(line -> warnings.add(e.getKey().getFileName() + ": " + line));
+            }
+        }
+        return warnings;
+    }
+
     private static List<String> committerErrors() throws Exception {
         List<String> errors = new java.util.ArrayList<>();
         try (var logs = Files.list(cluster.home().resolve("log"))) {
