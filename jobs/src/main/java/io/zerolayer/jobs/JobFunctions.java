@@ -81,7 +81,11 @@ public final class JobFunctions {
                         conf.get(HardwareOptions.HARDWARE_PROFILE),
                         readOptional(conf, HardwareOptions.HARDWARE_PROFILES_FILE),
                         conf.get(HardwareOptions.INTRA_OP_THREADS))
-                .withTiers(StreamingJob.tiers(conf));
+                .withTiers(StreamingJob.tiers(conf))
+                .withBrokerWatch(
+                        conf.getOptional(KafkaOptions.BOOTSTRAP_SERVERS).isPresent()
+                                ? KafkaOptions.connection(conf)
+                                : null);
     }
 
     /**

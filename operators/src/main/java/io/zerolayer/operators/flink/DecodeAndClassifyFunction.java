@@ -68,6 +68,8 @@ public class DecodeAndClassifyFunction
 
     private final ContractsInForce contracts;
     private final RequestAdmission admission;
+    private io.zerolayer.operators.kafka.KafkaConnection watched;
+    private transient io.zerolayer.operators.kafka.BrokerWatch watch;
     private final SafeModePolicy policy;
     private final HotGraphSharder sharder;
 
@@ -171,6 +173,13 @@ public class DecodeAndClassifyFunction
         return this;
     }
 
+    /** Logs once when {@code kafka} stops answering and once when it is back; null: no watch. */
+    public DecodeAndClassifyFunction withBrokerWatch(
+            io.zerolayer.operators.kafka.KafkaConnection kafka) {
+        this.watched = kafka;
+        return this;
+    }
+
     /** How many records this subtask decoded. */
     long decodedRecords() {
         return decoding.decoded();
@@ -236,6 +245,9 @@ public class DecodeAndClassifyFunction
                             hardware.profile(), hardware.primary(), intraOpThreads);
         }
         use(contracts.initial());
+        if (watched != null) {
+            watch = io.zerolayer.operators.kafka.BrokerWatch.acquire(watched);
+        }
         metrics = getRuntimeContext().getMetricGroup();
         commands = new ControlCommands("classifier", contracts, tenants, this::use, null, metrics);
         recordsIn = metrics.counter("requests_in_total");
@@ -480,5 +492,9 @@ public class DecodeAndClassifyFunction
     @Override
     public void close() throws Exception {
         admission.close();
+        if (watch != null) {
+            watch.release();
+            watch = null;
+        }
     }
 }
