@@ -30,6 +30,13 @@ final class PipelineSettings {
                             + " zerolayer.hardware-profile.")
     String hardwareProfile;
 
+    /** The tenant registry a command is given, else {@code zerolayer.tenants.file}, if either. */
+    static java.util.Optional<Path> tenantsFile(Path given, Configuration conf) {
+        return given != null
+                ? java.util.Optional.of(given)
+                : conf.getOptional(io.zerolayer.jobs.TenancyOptions.TENANTS_FILE).map(Path::of);
+    }
+
     /**
      * The settings, later sources overriding earlier ones: inside a Flink cluster its own
      * configuration (the cluster's config.yaml, as the client or JobManager read it), then the

@@ -101,16 +101,12 @@ final class TenantsCommand implements Runnable {
         public Integer call() throws Exception {
             Configuration conf = settings.load();
             Path file =
-                    tenantsFile != null
-                            ? tenantsFile
-                            : conf.getOptional(TenancyOptions.TENANTS_FILE)
-                                    .map(Path::of)
-                                    .orElseThrow(
-                                            () ->
-                                                    new IllegalArgumentException(
-                                                            "Give --tenants-file or set "
-                                                                    + TenancyOptions.TENANTS_FILE
-                                                                            .key()));
+                    PipelineSettings.tenantsFile(tenantsFile, conf)
+                            .orElseThrow(
+                                    () ->
+                                            new IllegalArgumentException(
+                                                    "Give --tenants-file or set "
+                                                            + TenancyOptions.TENANTS_FILE.key()));
             TenantRegistry registry = TenantRegistry.load(file);
             KafkaConnection kafka = adminClient.connection(bootstrapServers);
             PrintWriter out = spec.commandLine().getOut();

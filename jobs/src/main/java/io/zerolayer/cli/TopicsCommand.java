@@ -101,11 +101,7 @@ final class TopicsCommand implements Runnable {
                             : Math.max(1, conf.get(CoreOptions.DEFAULT_PARALLELISM));
             List<JobTopic> topics = new ArrayList<>(JobTopic.of(conf, slots));
             java.nio.file.Path registry =
-                    tenantsFile != null
-                            ? tenantsFile
-                            : conf.getOptional(io.zerolayer.jobs.TenancyOptions.TENANTS_FILE)
-                                    .map(java.nio.file.Path::of)
-                                    .orElse(null);
+                    PipelineSettings.tenantsFile(tenantsFile, conf).orElse(null);
             boolean tenantTopics = PipelineOptions.verified(conf) && registry != null;
             if (tenantTopics) {
                 topics.addAll(
