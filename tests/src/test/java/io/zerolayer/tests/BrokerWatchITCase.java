@@ -29,12 +29,14 @@ class BrokerWatchITCase {
                         broker.adminConnection(),
                         Duration.ofMillis(300),
                         (up, line) -> said.add((up ? "INFO " : "WARN ") + line))) {
-            Thread.sleep(1_500);
+            await().atMost(Duration.ofSeconds(30)).until(() -> watch.asked() >= 3);
             assertThat(said).as("a healthy start says nothing").isEmpty();
 
             broker.close();
             await().atMost(Duration.ofSeconds(30)).until(() -> !said.isEmpty());
-            Thread.sleep(3_000); // ten periods away: still one line
+            long away = watch.asked();
+            await().atMost(Duration.ofSeconds(60)).until(() -> watch.asked() >= away + 10);
+            // asked ten times more while away: still one line
             assertThat(said)
                     .singleElement()
                     .asString()
@@ -42,7 +44,8 @@ class BrokerWatchITCase {
 
             broker = EmbeddedKafkaBroker.start(data); // the same ports
             await().atMost(Duration.ofSeconds(60)).until(() -> said.size() >= 2);
-            Thread.sleep(1_500);
+            long back = watch.asked();
+            await().atMost(Duration.ofSeconds(30)).until(() -> watch.asked() >= back + 3);
             assertThat(said).hasSize(2);
             assertThat(said.get(1)).startsWith("INFO Kafka at " + servers + " answers again");
         } finally {

@@ -32,6 +32,8 @@ public final class BrokerWatch implements AutoCloseable {
     private final Duration period;
     private final BiConsumer<Boolean, String> say;
     private final Thread thread;
+    private final java.util.concurrent.atomic.AtomicLong asked =
+            new java.util.concurrent.atomic.AtomicLong();
     private int users;
     private volatile boolean closed;
     private Boolean reachable;
@@ -102,6 +104,7 @@ public final class BrokerWatch implements AutoCloseable {
                     failure = e.getCause() != null ? e.getCause().toString() : e.toString();
                 }
                 changed(failure == null, failure);
+                asked.incrementAndGet();
                 long left = period.toNanos() - (System.nanoTime() - start);
                 if (left > 0) {
                     TimeUnit.NANOSECONDS.sleep(left);
@@ -149,6 +152,11 @@ public final class BrokerWatch implements AutoCloseable {
                 + failure
                 + "); the job's clients keep retrying without a line per attempt, and one line"
                 + " follows when it is back";
+    }
+
+    /** How many times the cluster was asked so far, answering or not. */
+    public long asked() {
+        return asked.get();
     }
 
     @Override
