@@ -325,7 +325,7 @@ public final class LocalCluster implements AutoCloseable {
                 new ArrayList<>(List.of("--configDir", home.resolve("conf").toString()));
         args.addAll(List.of(resources.get(1).trim().split("\\s+")));
         args.addAll(dynamic);
-        return launch(name, flinkLib + File.separator + "*", jvm, mainClass, args);
+        return launch(name, ClusterLib.classpath(flinkLib), jvm, mainClass, args);
     }
 
     /** The JVM options and dynamic settings Flink's start scripts compute for a process. */
