@@ -28,6 +28,7 @@ class BrokerWatchITCase {
                 new BrokerWatch(
                         broker.adminConnection(),
                         Duration.ofMillis(300),
+                        Duration.ofSeconds(1),
                         (up, line) -> said.add((up ? "INFO " : "WARN ") + line))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> watch.asked() >= 3);
             assertThat(said).as("a healthy start says nothing").isEmpty();
@@ -40,7 +41,7 @@ class BrokerWatchITCase {
             assertThat(said)
                     .singleElement()
                     .asString()
-                    .startsWith("WARN Kafka at " + servers + " does not answer");
+                    .startsWith("WARN Kafka at " + servers + " has not answered for");
 
             broker = EmbeddedKafkaBroker.start(data); // the same ports
             await().atMost(Duration.ofSeconds(60)).until(() -> said.size() >= 2);

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Kafka's clients log a WARN per attempt: thousands in a minute, and no line when it is back. The
  * cluster's log4j additions drop those connection WARNs (flink-conf/log4j-cluster.properties); this
  * watch, one per cluster address in a JVM, asks the cluster every {@link #PERIOD} and logs the two
- * lines that matter.
+ * lines that matter: a WARN once it has gone {@link #AWAY_AFTER} without an answer, an INFO when it
+ * answers again.
  */
 public final class BrokerWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerWatch.class);
@@ -26,18 +27,26 @@ public final class BrokerWatch implements AutoCloseable {
     /** How often the cluster is asked. */
     public static final Duration PERIOD = Duration.ofSeconds(2);
 
+    /**
+     * How long the cluster must go without an answer before it is said to be away: a busy broker or
+     * machine can miss one ask without being lost.
+     */
+    public static final Duration AWAY_AFTER = Duration.ofSeconds(10);
+
     private static final Map<String, BrokerWatch> WATCHES = new HashMap<>();
 
     private final KafkaConnection kafka;
     private final Duration period;
+    private final Duration awayAfter;
     private final BiConsumer<Boolean, String> say;
     private final Thread thread;
     private final java.util.concurrent.atomic.AtomicLong asked =
             new java.util.concurrent.atomic.AtomicLong();
     private int users;
     private volatile boolean closed;
-    private Boolean reachable;
-    private Instant since;
+    private boolean away;
+    private Instant lastAnswer = Instant.now();
+    private Instant awaySince;
 
     /**
      * Watches {@code kafka} for one more user: the JVM's watch of that address, started on first
@@ -47,7 +56,7 @@ public final class BrokerWatch implements AutoCloseable {
         BrokerWatch watch =
                 WATCHES.computeIfAbsent(
                         kafka.bootstrapServers(),
-                        s -> new BrokerWatch(kafka, PERIOD, BrokerWatch::log));
+                        s -> new BrokerWatch(kafka, PERIOD, AWAY_AFTER, BrokerWatch::log));
         watch.users++;
         return watch;
     }
@@ -65,11 +74,17 @@ public final class BrokerWatch implements AutoCloseable {
     /**
      * A watch of its own, not shared (tests).
      *
+     * @param awayAfter how long without an answer makes the cluster away
      * @param say what to do with each change: reachable or not, and the line to log
      */
-    public BrokerWatch(KafkaConnection kafka, Duration period, BiConsumer<Boolean, String> say) {
+    public BrokerWatch(
+            KafkaConnection kafka,
+            Duration period,
+            Duration awayAfter,
+            BiConsumer<Boolean, String> say) {
         this.kafka = kafka;
         this.period = period;
+        this.awayAfter = awayAfter;
         this.say = say;
         this.thread = new Thread(this::run, "zerolayer-broker-watch");
         thread.setDaemon(true);
@@ -117,38 +132,33 @@ public final class BrokerWatch implements AutoCloseable {
         }
     }
 
-    private void changed(boolean now, String failure) {
+    private void changed(boolean answered, String failure) {
         Instant at = Instant.now();
-        if (reachable == null) {
-            reachable = now; // the first answer sets the state; a healthy start says nothing
-            since = at;
-            if (!now) {
-                say.accept(false, down(failure));
+        if (answered) {
+            if (away) {
+                away = false;
+                say.accept(
+                        true,
+                        "Kafka at "
+                                + kafka.bootstrapServers()
+                                + " answers again, after "
+                                + Duration.between(awaySince, at).toSeconds()
+                                + " s away");
             }
-            return;
-        }
-        if (now == reachable) {
-            return;
-        }
-        reachable = now;
-        if (now) {
-            say.accept(
-                    true,
-                    "Kafka at "
-                            + kafka.bootstrapServers()
-                            + " answers again, after "
-                            + Duration.between(since, at).toSeconds()
-                            + " s away");
-        } else {
+            lastAnswer = at;
+        } else if (!away && Duration.between(lastAnswer, at).compareTo(awayAfter) >= 0) {
+            away = true;
+            awaySince = lastAnswer;
             say.accept(false, down(failure));
         }
-        since = at;
     }
 
     private String down(String failure) {
         return "Kafka at "
                 + kafka.bootstrapServers()
-                + " does not answer ("
+                + " has not answered for "
+                + Duration.between(lastAnswer, Instant.now()).toSeconds()
+                + " s ("
                 + failure
                 + "); the job's clients keep retrying without a line per attempt, and one line"
                 + " follows when it is back";
