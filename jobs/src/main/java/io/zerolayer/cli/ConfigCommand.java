@@ -3,7 +3,6 @@ package io.zerolayer.cli;
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.jobs.PipelineOptions;
 import java.io.PrintWriter;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -169,15 +168,12 @@ final class ConfigCommand implements Callable<Integer> {
         }
         out.println();
         out.println("# ---- ZeroLayer ----");
-        Set<String> printed = new LinkedHashSet<>();
         for (Setting s : ZEROLAYER) {
-            String value = set.get(s.key());
-            if (value == null && s.fallback() == null) {
-                value = defaultOf(s.key());
-            }
-            print(s, value != null ? value : s.fallback(), out);
-            printed.add(s.key());
+            String fallback = s.fallback() != null ? s.fallback() : defaultOf(s.key());
+            print(s, set.getOrDefault(s.key(), fallback), out);
         }
+        Set<String> printed =
+                ZEROLAYER.stream().map(Setting::key).collect(java.util.stream.Collectors.toSet());
         // what the settings change from the job's defaults, each with its option's description
         for (ConfigOption<?> option : PipelineOptions.all()) {
             String value = set.get(option.key());

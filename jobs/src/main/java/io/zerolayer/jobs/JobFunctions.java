@@ -153,26 +153,13 @@ public final class JobFunctions {
      * none}, else the list built into the jar.
      */
     static PrecompileList precompile(Configuration conf) {
-        return conf.getOptional(ExecutorOptions.PRECOMPILE_FILE)
-                .filter(file -> !file.strip().equals(ExecutorOptions.NO_PRECOMPILE))
-                .map(
-                        file -> {
-                            try {
-                                return PrecompileList.parse(Files.readString(Path.of(file)));
-                            } catch (java.io.IOException e) {
-                                throw new IllegalArgumentException(
-                                        "Cannot read "
-                                                + ExecutorOptions.PRECOMPILE_FILE.key()
-                                                + " "
-                                                + file,
-                                        e);
-                            }
-                        })
-                .orElseGet(
-                        () ->
-                                conf.getOptional(ExecutorOptions.PRECOMPILE_FILE).isPresent()
-                                        ? PrecompileList.NONE
-                                        : PrecompileList.builtIn());
+        String file = conf.getOptional(ExecutorOptions.PRECOMPILE_FILE).orElse(null);
+        if (file == null) {
+            return PrecompileList.builtIn();
+        }
+        return file.strip().equals(ExecutorOptions.NO_PRECOMPILE)
+                ? PrecompileList.NONE
+                : PrecompileList.parse(readOptional(conf, ExecutorOptions.PRECOMPILE_FILE));
     }
 
     /** The price sheet cost records are billed at: the configured one or the built-in. */

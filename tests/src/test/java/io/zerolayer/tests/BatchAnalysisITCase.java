@@ -420,6 +420,7 @@ class BatchAnalysisITCase {
                 ExecutorOptions.EMBEDDING_CACHE_SIZE,
                 org.apache.flink.configuration.MemorySize.ZERO);
         KAFKA.createFreshJobTopics(conf, 1);
+        conf.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         StreamingJob.define(env, conf);

@@ -98,6 +98,7 @@ class HostileInputITCase {
         // far below the largest request the broker takes, so a large dead letter must be cut
         conf.set(KafkaOptions.MAX_RECORD_SIZE, MemorySize.parse("8mb"));
         KAFKA.createFreshJobTopics(conf, SLOTS);
+        conf.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         // a topic in tenant hostile's namespace, besides its own (which requests naming none use)
         ownReplies = freshTopic(replyTopic(conf, "hostile") + ".own");
         KAFKA.broker().createTopics(Map.of(ownReplies, 1));

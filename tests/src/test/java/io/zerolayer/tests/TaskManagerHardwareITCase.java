@@ -70,6 +70,7 @@ class TaskManagerHardwareITCase {
         job.set(KafkaOptions.GROUP_ID, freshTopic("group"));
         job.set(ExecutorOptions.CHECKPOINT_INTERVAL, Duration.ofMillis(500));
         KAFKA.createFreshJobTopics(job, 1);
+        job.set(ExecutorOptions.PRECOMPILE_FILE, ExecutorOptions.NO_PRECOMPILE);
         assertThat(job.get(HardwareOptions.HARDWARE_PROFILE)).isEqualTo("auto");
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -62,10 +62,10 @@ public final class RequestAdmission implements Serializable {
         String requested = route.replyTopic;
         route.replyTopic = replyTopics.resolve(requested, request.getTenantId());
         route.replyTopicResolved = true;
-        String tenantDefault = replyTopics.defaultTopic(request.getTenantId());
         if (existing != null
                 && !route.replyTopic.equals(replyTopics.defaultTopic())
                 && !existing.exists(route.replyTopic)) {
+            String tenantDefault = replyTopics.defaultTopic(request.getTenantId());
             throw new InvalidRequestException(
                     route.replyTopic.equals(tenantDefault)
                             ? "tenant '"

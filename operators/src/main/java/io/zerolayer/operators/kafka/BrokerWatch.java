@@ -14,11 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether the job's Kafka cluster answers, said once when it stops and once when it is back. While
- * a broker is away every client of the job (a dozen per TaskManager) retries its connection, and
- * Kafka's clients log a WARN per attempt: thousands in a minute, and no line when it is back. The
- * cluster's log4j additions drop those connection WARNs (flink-conf/log4j-cluster.properties); this
- * watch, one per cluster address in a JVM, asks the cluster every {@link #PERIOD} and logs the two
- * lines that matter: a WARN once it has gone {@link #AWAY_AFTER} without an answer, an INFO when it
+ * a broker is away every Kafka client of the job (each source, sink and checker of each subtask)
+ * retries its connection and logs a WARN per attempt, and none says when it is back. The cluster's
+ * log4j additions drop those connection WARNs (flink-conf/log4j-cluster.properties); this watch,
+ * one per cluster address in a JVM, asks the cluster every {@link #PERIOD} and logs the two lines
+ * that matter: a WARN once it has gone {@link #AWAY_AFTER} without an answer, an INFO when it
  * answers again.
  */
 public final class BrokerWatch implements AutoCloseable {

@@ -123,10 +123,6 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
         }
         broker.createTopics(topics);
         createFreshReplyTopics(conf);
-        // nothing compiled ahead: a test's compile counts are its own requests'
-        conf.set(
-                io.zerolayer.jobs.ExecutorOptions.PRECOMPILE_FILE,
-                io.zerolayer.jobs.ExecutorOptions.NO_PRECOMPILE);
     }
 
     /**
