@@ -87,6 +87,17 @@ final class ConfigCommand implements Callable<Integer> {
                             "a job that ran this long without failing starts again from the"
                                     + " initial backoff (Flink's default waits an hour)"),
                     new Setting(
+                            "execution.checkpointing.dir",
+                            null,
+                            "a folder every JobManager and TaskManager reaches (S3, HDFS, NFS):"
+                                    + " without one, checkpoints live in the JobManager's memory"
+                                    + " and are lost with it"),
+                    new Setting(
+                            "execution.checkpointing.savepoint-dir",
+                            null,
+                            "where flink stop writes a savepoint when not given --savepointPath;"
+                                    + " the same kind of folder"),
+                    new Setting(
                             "taskmanager.load-balance.mode",
                             "SLOTS",
                             "a job's slots spread over the TaskManagers: a lost TaskManager"

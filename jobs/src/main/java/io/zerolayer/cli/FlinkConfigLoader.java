@@ -62,6 +62,10 @@ final class FlinkConfigLoader {
             conf.addAll(file);
             sources.add(configDir.resolve("config.yaml").toAbsolutePath().normalize().toString());
         }
+        overrides.forEach(conf::setString);
+        if (!overrides.isEmpty()) {
+            sources.add("-D");
+        }
         if (conf.keySet().stream().noneMatch(k -> k.startsWith("zerolayer."))) {
             LOG.warn(
                     "No zerolayer.* settings in {}: the job runs on the built-in defaults of"
@@ -73,7 +77,6 @@ final class FlinkConfigLoader {
         } else {
             LOG.info("Settings from {}", sources);
         }
-        overrides.forEach(conf::setString);
         return conf;
     }
 

@@ -12,7 +12,8 @@ final class PipelineSettings {
             names = "--config-dir",
             description =
                     "Folder with config.yaml (Flink 2.x format). Default: ./flink-conf when"
-                            + " present.")
+                            + " present, except inside a Flink cluster, whose own config.yaml"
+                            + " is the settings.")
     Path configDir;
 
     @Option(
@@ -40,21 +41,24 @@ final class PipelineSettings {
     /**
      * The settings, later sources overriding earlier ones: inside a Flink cluster its own
      * configuration (the cluster's config.yaml, as the client or JobManager read it), then the
-     * config folder ({@code --config-dir}, else ./flink-conf when present), then {@code -D}. When
-     * neither holds a {@code zerolayer.*} setting, a WARN says the built-in defaults apply. The
-     * encoders of {@code zerolayer.models.file} are added to the catalog, checked, and {@code
-     * zerolayer.quality-profiles.file} is the profile tiers are chosen by.
+     * config folder ({@code --config-dir}, else, outside a cluster, ./flink-conf when present),
+     * then {@code -D}. When neither holds a {@code zerolayer.*} setting, a WARN says the built-in
+     * defaults apply. The encoders of {@code zerolayer.models.file} are added to the catalog,
+     * checked, and {@code zerolayer.quality-profiles.file} is the profile tiers are chosen by.
      */
     Configuration load() {
         if (hardwareProfile != null) {
             overrides.put("zerolayer.hardware-profile", hardwareProfile);
         }
+        // inside a cluster its config.yaml is the settings: a ./flink-conf where the client or
+        // JobManager happens to run is not read unless named
+        boolean insideFlink = ZeroLayerCli.insideFlink();
         Configuration conf =
                 FlinkConfigLoader.load(
-                        ZeroLayerCli.insideFlink()
-                                ? FlinkConfigLoader.clusterConfiguration()
-                                : null,
-                        configDir != null ? configDir : FlinkConfigLoader.defaultDir(),
+                        insideFlink ? FlinkConfigLoader.clusterConfiguration() : null,
+                        configDir != null
+                                ? configDir
+                                : insideFlink ? null : FlinkConfigLoader.defaultDir(),
                         overrides);
         io.zerolayer.jobs.StreamingJob.installTiers(conf);
         return conf;

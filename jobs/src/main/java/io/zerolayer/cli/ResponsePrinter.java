@@ -12,6 +12,13 @@ final class ResponsePrinter {
     private ResponsePrinter() {}
 
     static void print(PrintStream out, String label, AnalysisResponse r, long roundTripMillis) {
+        java.io.PrintWriter writer = new java.io.PrintWriter(out);
+        print(writer, label, r, roundTripMillis);
+        writer.flush();
+    }
+
+    static void print(
+            java.io.PrintWriter out, String label, AnalysisResponse r, long roundTripMillis) {
         String graph = r.getGraphId() == null ? "-" : r.getGraphId().substring(0, 12);
         out.printf(
                 Locale.ROOT,

@@ -100,6 +100,8 @@ final class SubmitCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin KafkaClientFile kafkaClient = new KafkaClientFile();
 
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
     /** The environment variable holding the tenant's hex key. */
     static final String KEY_VARIABLE = "ZEROLAYER_TENANT_KEY";
 
@@ -127,6 +129,7 @@ final class SubmitCommand implements Callable<Integer> {
                             + " dead-letters them.");
         }
         int failures = 0;
+        java.io.PrintWriter out = spec.commandLine().getOut();
         try (ZeroLayerClient client = builder.build()) {
             List<Path> prompts = PromptFiles.expand(files);
             List<CompletableFuture<Void>> all = new ArrayList<>();
@@ -144,7 +147,7 @@ final class SubmitCommand implements Callable<Integer> {
                                             synchronized (counts) {
                                                 if (e != null) {
                                                     counts[1]++;
-                                                    System.out.println(
+                                                    out.println(
                                                             "[NO REPLY] "
                                                                     + PromptFiles.label(file)
                                                                     + ": "
@@ -154,7 +157,7 @@ final class SubmitCommand implements Callable<Integer> {
                                                         counts[1]++;
                                                     }
                                                     ResponsePrinter.print(
-                                                            System.out,
+                                                            out,
                                                             PromptFiles.label(file),
                                                             r,
                                                             (System.nanoTime() - sent) / 1_000_000);
@@ -165,7 +168,8 @@ final class SubmitCommand implements Callable<Integer> {
             }
             CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
             failures = counts[1];
-            System.out.printf("%d requests, %d not OK%n", prompts.size(), failures);
+            out.printf("%d requests, %d not OK%n", prompts.size(), failures);
+            out.flush();
         }
         return failures == 0 ? 0 : 1;
     }

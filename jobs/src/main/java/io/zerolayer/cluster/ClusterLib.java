@@ -19,7 +19,10 @@ import java.util.zip.ZipFile;
  * Which jars it replaces is read from the lib jar itself, so the list cannot drift from flink-lib's
  * assembly.
  */
-final class ClusterLib {
+public final class ClusterLib {
+    /** The file name of the jar docs/cluster.md puts in a cluster's {@code lib/}. */
+    public static final String LIB_JAR = "zerolayer-flink-lib.jar";
+
     private ClusterLib() {}
 
     /**
@@ -27,13 +30,33 @@ final class ClusterLib {
      * @throws IllegalStateException when the lib jar was not built
      */
     static String classpath(Path flinkLib) {
-        Path libJar = flinkLib.resolveSibling("zerolayer-flink-lib.jar");
+        List<String> jars = new ArrayList<>();
+        flinkJars(flinkLib).forEach(jar -> jars.add(jar.toString()));
+        jars.add(libJar(flinkLib).toString());
+        return String.join(File.pathSeparator, jars);
+    }
+
+    /**
+     * The lib jar {@code flink-lib} builds beside {@code flinkLib}.
+     *
+     * @throws IllegalStateException when it was not built
+     */
+    public static Path libJar(Path flinkLib) {
+        Path libJar = flinkLib.resolveSibling(LIB_JAR);
         if (!Files.isRegularFile(libJar)) {
             throw new IllegalStateException(
                     libJar + " is missing: build it with mvn -B package -DskipTests -pl flink-lib");
         }
-        List<String> jars = new ArrayList<>();
-        try (ZipFile lib = new ZipFile(libJar.toFile());
+        return libJar;
+    }
+
+    /**
+     * Flink's own jars among those of {@code flinkLib} (sorted): every jar but those whose classes
+     * the lib jar holds.
+     */
+    public static List<Path> flinkJars(Path flinkLib) {
+        List<Path> jars = new ArrayList<>();
+        try (ZipFile lib = new ZipFile(libJar(flinkLib).toFile());
                 Stream<Path> files = Files.list(flinkLib)) {
             Set<String> inLib = lib.stream().map(ZipEntry::getName).collect(Collectors.toSet());
             for (Path jar :
@@ -41,14 +64,13 @@ final class ClusterLib {
                             .sorted()
                             .toList()) {
                 if (!firstClassIsIn(jar, inLib)) {
-                    jars.add(jar.toString());
+                    jars.add(jar);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        jars.add(libJar.toString());
-        return String.join(File.pathSeparator, jars);
+        return jars;
     }
 
     /** Whether the first class of {@code jar} is one the lib jar holds: the lib jar holds it. */

@@ -189,6 +189,27 @@ public final class ClusterRest {
         throw new IllegalStateException("No savepoint of " + jobId + " after " + timeout);
     }
 
+    /**
+     * Waits until {@code count} TaskManagers registered, the REST endpoint coming up meanwhile.
+     *
+     * @param logs where the cluster's logs are, for the error when they did not
+     */
+    public void awaitTaskManagers(int count, Duration timeout, Path logs)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (get("overview").path("taskmanagers").asInt() >= count) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // the REST endpoint is not up yet
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException(count + " TaskManagers did not register; see " + logs);
+    }
+
     JsonNode get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(restUrl().resolve(path)).build());
     }

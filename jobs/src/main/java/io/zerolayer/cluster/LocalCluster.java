@@ -10,10 +10,8 @@ import io.zerolayer.operators.kafka.KafkaConnection;
 import io.zerolayer.operators.tenants.AuthMode;
 import io.zerolayer.operators.tenants.KafkaTenancy;
 import io.zerolayer.schemas.auth.TenantCredentials;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -82,6 +80,7 @@ public final class LocalCluster implements AutoCloseable {
     private final Map<String, String> settings;
     private final ClusterRest rest;
 
+    private FlinkLauncher flink;
     private Process broker;
     private String bootstrapServers;
     private TenantCredentials credentials;
@@ -109,6 +108,12 @@ public final class LocalCluster implements AutoCloseable {
             Files.createDirectories(home.resolve(folder));
         }
         writeConfiguration();
+        flink =
+                new FlinkLauncher(
+                        home.resolve("conf"),
+                        home.resolve("log"),
+                        home.resolve("plugins"),
+                        ClusterLib.classpath(flinkLib));
         List<String> brokerArgs =
                 new java.util.ArrayList<>(
                         List.of(
@@ -126,35 +131,26 @@ public final class LocalCluster implements AutoCloseable {
                     }
                 });
         broker =
-                launch(
+                flink.launch(
                         "broker",
+                        null,
                         appClasspath,
                         List.of("-Xmx1g"),
                         "io.zerolayer.cli.ZeroLayerCli",
                         brokerArgs);
         bootstrapServers = awaitLine("broker", BOOTSTRAP, Duration.ofSeconds(120));
-        jobManager =
-                flinkProcess(
-                        "jobmanager",
-                        "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-                        "GET_JM_RESOURCE_PARAMS",
-                        List.of());
+        jobManager = flink.jobManager("jobmanager");
         for (int i = 0; i < taskManagers; i++) {
             startTaskManager();
         }
-        awaitTaskManagers(taskManagers, Duration.ofSeconds(120));
+        rest.awaitTaskManagers(taskManagers, Duration.ofSeconds(120), home.resolve("log"));
     }
 
     /** Starts one more TaskManager process; it registers with the JobManager by itself. */
     public Process startTaskManager() throws IOException, InterruptedException {
         String name = taskManagerName(taskManagerProcesses.size());
-        Process tm =
-                flinkProcess(
-                        name,
-                        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-                        "GET_TM_RESOURCE_PARAMS",
-                        // its id in the Web UI and REST API is the name of its log
-                        List.of("-D", "taskmanager.resource-id=" + name));
+        // its id in the Web UI and REST API is the name of its log
+        Process tm = flink.taskManager(name, List.of("-D", "taskmanager.resource-id=" + name));
         taskManagerProcesses.add(tm);
         return tm;
     }
@@ -275,6 +271,7 @@ public final class LocalCluster implements AutoCloseable {
         conf.put("taskmanager.numberOfTaskSlots", Integer.toString(slotsPerTaskManager));
         conf.put("taskmanager.memory.process.size", "2560m");
         conf.put("taskmanager.memory.managed.fraction", "0.05");
+        conf.put("env.java.opts.all", String.join(" ", JVM_OPENS));
         conf.put("rest.address", "localhost");
         conf.put("rest.bind-address", "localhost");
         conf.put("rest.port", Integer.toString(restPort));
@@ -313,76 +310,11 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private Process flinkProcess(
-            String name, String mainClass, String resourceQuery, List<String> dynamic)
-            throws IOException, InterruptedException {
-        List<String> resources = resourceParams(resourceQuery);
-        List<String> jvm = new ArrayList<>(List.of(resources.get(0).trim().split("\\s+")));
-        jvm.addAll(JVM_OPENS);
-        jvm.add("-Dlog.file=" + home.resolve("log/" + name + ".log"));
-        jvm.add("-Dlog4j.configurationFile=" + home.resolve("conf/log4j.properties").toUri());
-        List<String> args =
-                new ArrayList<>(List.of("--configDir", home.resolve("conf").toString()));
-        args.addAll(List.of(resources.get(1).trim().split("\\s+")));
-        args.addAll(dynamic);
-        return launch(name, ClusterLib.classpath(flinkLib), jvm, mainClass, args);
-    }
-
-    /** The JVM options and dynamic settings Flink's start scripts compute for a process. */
-    private List<String> resourceParams(String query) throws IOException, InterruptedException {
-        Process p =
-                new ProcessBuilder(
-                                java(),
-                                "-cp",
-                                flinkLib + File.separator + "*",
-                                "org.apache.flink.runtime.util.bash.BashJavaUtils",
-                                query,
-                                "--configDir",
-                                home.resolve("conf").toString())
-                        .redirectErrorStream(true)
-                        .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        List<String> results = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            if (line.startsWith("BASH_JAVA_UTILS_EXEC_RESULT:")) {
-                results.add(line.substring("BASH_JAVA_UTILS_EXEC_RESULT:".length()));
-            }
-        }
-        if (results.size() < 2) {
-            throw new IllegalStateException("Flink's BashJavaUtils " + query + " said: " + out);
-        }
-        return results;
-    }
-
-    private Process launch(
-            String name, String classpath, List<String> jvm, String mainClass, List<String> args)
-            throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(java());
-        command.addAll(jvm);
-        command.add("-cp");
-        command.add(classpath);
-        command.add(mainClass);
-        command.addAll(args);
-        ProcessBuilder pb =
-                new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(home.resolve("log/" + name + ".out").toFile());
-        pb.environment().put("FLINK_CONF_DIR", home.resolve("conf").toString());
-        pb.environment().put("FLINK_PLUGINS_DIR", home.resolve("plugins").toString());
-        return pb.start();
-    }
-
     /** A port nothing listens on now, for a process of a local cluster. */
     public static int freePort() throws IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private String awaitLine(String name, Pattern pattern, Duration timeout)
@@ -399,22 +331,6 @@ public final class LocalCluster implements AutoCloseable {
             Thread.sleep(200);
         }
         throw new IllegalStateException(name + " did not come up; see " + out);
-    }
-
-    private void awaitTaskManagers(int count, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (rest.get("overview").path("taskmanagers").asInt() >= count) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // the REST endpoint is not up yet
-            }
-            Thread.sleep(500);
-        }
-        throw new IllegalStateException(
-                count + " TaskManagers did not register; see " + home.resolve("log"));
     }
 
     /**

@@ -73,7 +73,10 @@ class ConfigCommandTest {
             }
         }
         // a required setting without a value is a commented line, not a wrong value
-        assertThat(block).contains("# zerolayer.tenants.file: …");
+        assertThat(block)
+                .contains("# zerolayer.tenants.file: …")
+                .contains("# execution.checkpointing.dir: …")
+                .contains("# execution.checkpointing.savepoint-dir: …");
     }
 
     @Test

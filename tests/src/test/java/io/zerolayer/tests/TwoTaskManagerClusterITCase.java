@@ -2,18 +2,27 @@ package io.zerolayer.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.cli.ZeroLayerCli;
+import io.zerolayer.cluster.ClusterRest;
 import io.zerolayer.cluster.LocalCluster;
+import io.zerolayer.embedded.EmbeddedKafkaBroker;
 import io.zerolayer.jobs.JobTopic;
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
+import io.zerolayer.tests.testutils.FlinkHome;
 import io.zerolayer.tests.testutils.InFlightLoad;
 import io.zerolayer.tests.testutils.TestTenants;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -22,15 +31,34 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The job on a real multi-process Flink cluster (a JobManager and two TaskManagers from Flink's own
- * entry points, a broker process), submitted through the REST API as a user would: a TaskManager
- * killed with SIGKILL once the job answers (half the requests sent before the kill, half after)
- * loses nothing and answers nothing twice, and after stop-with-savepoint a second job on the same
- * TaskManagers loads the natives and answers.
+ * docs/cluster.md "Your own cluster", followed step by step: a stock Flink 2.2 installation ({@link
+ * FlinkHome}: Flink's jars, the distribution's conf/) and a Kafka broker with SASL/SCRAM and ACLs
+ * that knows nothing of ZeroLayer, set up by the commands the docs give (ZeroLayer's CLI in this
+ * JVM, Flink's {@code bin/flink} client in a process of its own, from the repository root) and
+ * nothing else. {@link #everyDocumentedStepIsFollowedHere} fails when the docs gain a step this
+ * test lacks. Then what the docs promise of it: a signed answer to every sample; a TaskManager of
+ * two single-slot ones killed with SIGKILL once the job answers (half the requests sent before the
+ * kill, half after) loses nothing and answers nothing twice; after stop-with-savepoint a second job
+ * on the same TaskManagers loads the natives and answers; the first job resubmitted from its
+ * savepoint answers again.
  */
 class TwoTaskManagerClusterITCase {
-    private static final Path JAR = Path.of("..", "jobs", "target", "zerolayer-flink.jar");
-    private static final Path FLINK_LIB = Path.of("..", "flink-lib", "target", "lib");
+    /**
+     * The titles of the docs' numbered steps, in order; each is a block of {@link #followTheDocs}.
+     */
+    private static final List<String> STEPS =
+            List.of(
+                    "Build",
+                    "Lib jar",
+                    "Settings",
+                    "Tenants",
+                    "Topics",
+                    "Start and submit",
+                    "First answer",
+                    "After a lost TaskManager");
+
+    /** The repository root, where the docs' commands run. */
+    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
 
     /**
      * One reply topic for both tenants of the load: outside the tenants' namespaces, so it must be
@@ -40,29 +68,11 @@ class TwoTaskManagerClusterITCase {
 
     private static final String ALLOWED = "zerolayer.replies.*;" + REPLIES + ";cluster-it.clean";
 
-    /**
-     * The broker runs SASL/SCRAM with ACLs (the job verifies tenants): the test reads and writes as
-     * its super user, on its admin listener, while the job signs in as its own principal.
-     */
-    private static String adminServers() {
-        return cluster.adminConnection().bootstrapServers();
-    }
+    /** The job's parallelism: one slot on each of the two TaskManagers, no spare slot. */
+    private static final int PARALLELISM = 2;
 
-    private static InFlightLoad asAdmin(InFlightLoad load) {
-        var admin = cluster.adminConnection().clientProperties();
-        return load.kafkaSettings(admin, admin);
-    }
-
-    /** The admin's client settings as a file, for the CLI's --command-config. */
-    private static Path adminFile() throws java.io.IOException {
-        Path file = cluster.home().resolve("admin-client.properties");
-        java.util.Properties p = new java.util.Properties();
-        p.putAll(cluster.adminConnection().clientProperties());
-        try (var w = Files.newBufferedWriter(file)) {
-            p.store(w, null);
-        }
-        return file;
-    }
+    /** The tenant step 7 sends the samples as; the load is acme's and globex's. */
+    private static final String SAMPLES_TENANT = "initech";
 
     /** Requests a run: enough that half of them are still unanswered when the first one is. */
     private static final int REQUESTS = 60;
@@ -70,107 +80,284 @@ class TwoTaskManagerClusterITCase {
     /** Sentences a request summarises. */
     private static final int SENTENCES = 30;
 
-    private static LocalCluster cluster;
+    private static Path home;
+    private static EmbeddedKafkaBroker broker;
+    private static FlinkHome flink;
+    private static Path jar;
+    private static Path adminFile;
+    private static Path credentials;
+    private static String job;
     private static InFlightLoad load;
 
     @BeforeAll
-    static void startCluster() throws Exception {
-        BuiltArtifacts.jobJar();
-        BuiltArtifacts.flinkLib();
-        cluster =
-                LocalCluster.builder()
-                        .home(Path.of("target", "cluster-it-" + UUID.randomUUID()))
-                        .flinkLib(FLINK_LIB)
-                        .appClasspath(System.getProperty("java.class.path"))
-                        .taskManagers(2)
-                        .slotsPerTaskManager(1)
-                        .restPort(LocalCluster.freePort())
-                        .setting("zerolayer.checkpoint-interval", "1 s")
-                        .setting("zerolayer.replies.allowed-topics", ALLOWED)
-                        // the test tenants, whose keys InFlightLoad signs with
-                        .setting("zerolayer.tenants.file", TestTenants.file().toString())
+    static void followTheDocs() throws Exception {
+        home = Path.of("target", "own-cluster-it-" + UUID.randomUUID()).toAbsolutePath();
+        flink = FlinkHome.stock(home.resolve("flink"), BuiltArtifacts.flinkLib());
+        broker =
+                EmbeddedKafkaBroker.start(
+                        home.resolve("kafka"), EmbeddedKafkaBroker.Security.SCRAM);
+        adminFile = adminClientFile();
+        credentials = home.resolve("kafka-credentials");
+        Path tenants = flink.conf().resolve("tenants.yaml");
+
+        // 1. Build
+        jar = BuiltArtifacts.jobJar().toAbsolutePath().normalize();
+        Path libJar = BuiltArtifacts.flinkLibJar();
+
+        // 2. Lib jar, and Flink's Prometheus reporter as a plugin
+        Files.copy(libJar, flink.lib().resolve(libJar.getFileName()));
+        Path reporter;
+        try (var opt = Files.list(flink.opt())) {
+            reporter =
+                    opt.filter(j -> j.getFileName().toString().startsWith("flink-metrics-prom"))
+                            .findFirst()
+                            .orElseThrow();
+        }
+        Path plugin = Files.createDirectories(flink.plugins().resolve("metrics-prometheus"));
+        Files.copy(reporter, plugin.resolve(reporter.getFileName()));
+
+        // 3. Settings: the printed block, with this test's choices as -D
+        String block =
+                zerolayer(
+                        "config",
+                        "--for-cluster",
+                        "-Dzerolayer.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+                        "-Dzerolayer.tenants.file=" + tenants,
+                        "-Dzerolayer.kafka.client-settings-file="
+                                + credentials.resolve("zerolayer-job.properties"),
+                        "-Dexecution.checkpointing.dir=" + home.resolve("checkpoints").toUri(),
+                        "-Dexecution.checkpointing.savepoint-dir="
+                                + home.resolve("savepoints").toUri(),
+                        "-Dmetrics.reporter.prom.port=9340-9349",
+                        "-Dzerolayer.replies.allowed-topics=" + ALLOWED,
                         // batches of one and no embedding cache: a request's bill does not
                         // depend on its companions or on what an earlier run cached
-                        .setting("zerolayer.batch.size", "1")
-                        .setting("zerolayer.embedding-cache.size", "0 b")
-                        .setting("heartbeat.interval", "1000")
-                        .setting("heartbeat.timeout", "8000")
-                        .setting(
-                                "metrics.reporter.prom.factory.class",
-                                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory")
-                        .setting("metrics.reporter.prom.port", "9340-9349")
-                        .build();
-        cluster.start();
-        try (Admin admin = Admin.create(cluster.adminConnection().properties())) {
+                        "-Dzerolayer.batch.size=1",
+                        "-Dzerolayer.embedding-cache.size=0 b");
+        flink.append("config.yaml", block);
+        // this machine runs other clusters: free ports for the stock 6123 and 8081
+        Path config = flink.conf().resolve("config.yaml");
+        Files.writeString(
+                config,
+                Files.readString(config)
+                        .replace("    port: 6123", "    port: " + LocalCluster.freePort()));
+        flink.append("config.yaml", "rest.port: " + LocalCluster.freePort());
+        flink.append(
+                "log4j.properties",
+                Files.readString(REPO.resolve("flink-conf/log4j-cluster.properties")));
+
+        // 4. Tenants
+        Files.copy(TestTenants.file(), tenants);
+
+        // 5. Topics, on a broker with ACLs: as its admin, from the cluster's own settings
+        zerolayer(
+                "topics",
+                "create",
+                "--bootstrap-servers",
+                adminServers(),
+                "--command-config",
+                adminFile.toString(),
+                "--partitions",
+                Integer.toString(PARALLELISM),
+                "--config-dir",
+                flink.conf().toString());
+        zerolayer(
+                "tenants",
+                "sync",
+                "--bootstrap-servers",
+                adminServers(),
+                "--command-config",
+                adminFile.toString(),
+                "--credentials-dir",
+                credentials.toString(),
+                "--config-dir",
+                flink.conf().toString());
+
+        // 6. Start and submit
+        flink.startCluster(PARALLELISM);
+        // from before the job's slots open (ONNX sessions, tokenizers) to its steady state
+        logged = taskManagerLogLines();
+        job = FlinkHome.submittedJob(flink.flink(REPO, flinkRun(null, run())));
+        flink.rest().awaitRunning(job, Duration.ofSeconds(180));
+
+        // 7. First answer: every sample, signed
+        StringWriter printed = new StringWriter();
+        int code =
+                ZeroLayerCli.commandLine()
+                        .setOut(new PrintWriter(printed, true))
+                        .execute(
+                                "submit",
+                                "--bootstrap-servers",
+                                broker.bootstrapServers(),
+                                "--command-config",
+                                credentials.resolve(SAMPLES_TENANT + ".properties").toString(),
+                                "--tenant",
+                                SAMPLES_TENANT,
+                                "--tenants-file",
+                                tenants.toString(),
+                                REPO.resolve("samples").toString());
+        firstAnswers = printed.toString();
+        firstAnswersCode = code;
+
+        // the test's own requester: one reply topic for both tenants of the load
+        try (Admin admin = Admin.create(broker.adminConnection().properties())) {
             admin.createTopics(List.of(new NewTopic(REPLIES, 1, (short) 1))).all().get();
         }
         load = asAdmin(new InFlightLoad(adminServers(), REPLIES, SENTENCES));
     }
 
+    private static Map<Path, Long> logged;
+    private static String firstAnswers;
+    private static int firstAnswersCode;
+
     @AfterAll
     static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
+        if (flink != null) {
+            flink.close();
+        }
+        if (broker != null) {
+            broker.close();
         }
     }
 
     @Test
-    void aKilledTaskManagerLosesNothingAndASecondJobOnTheSameTaskManagersRuns() throws Exception {
+    void everyDocumentedStepIsFollowedHere() throws Exception {
+        String docs = Files.readString(REPO.resolve("docs/cluster.md"));
+        String section = docs.substring(docs.indexOf("## Your own cluster"));
+        section = section.substring(0, section.indexOf("\n## ", 1));
+        Matcher step = Pattern.compile("(?m)^(\\d+)\\. \\*\\*(.+?)\\.\\*\\*").matcher(section);
+        List<String> documented = new ArrayList<>();
+        while (step.find()) {
+            assertThat(Integer.parseInt(step.group(1))).isEqualTo(documented.size() + 1);
+            documented.add(step.group(2));
+        }
+        assertThat(documented).as("docs/cluster.md's steps").isEqualTo(STEPS);
+    }
+
+    @Test
+    void everySampleIsAnsweredSigned() {
+        long samples;
+        try (var files = Files.list(REPO.resolve("samples"))) {
+            samples = files.filter(f -> f.toString().endsWith(".prompt")).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat(firstAnswers).as(firstAnswers).doesNotContain("[NO REPLY]");
+        // the misspelt task is refused by its contract, with a diagnostic; every other is answered
+        assertThat(firstAnswers)
+                .as(firstAnswers)
+                .contains(samples + " requests, 1 not OK")
+                .containsPattern("(?m)^\\[[A-Z_]+\\]\\s+cs-06-typo-task")
+                .contains("Unknown task 'sumarize'");
+        assertThat(firstAnswers.lines().filter(l -> l.startsWith("[OK]")))
+                .hasSize((int) samples - 1);
+        assertThat(firstAnswersCode).isOne();
+    }
+
+    /** The job's program arguments: its own choices over the cluster's settings. */
+    private static List<String> run() {
         // replies exactly once here, so that a kill must lose and duplicate nothing at all; the
         // default (at-least-once) is killed in ServeRestartITCase
-        List<String> run =
-                List.of(
-                        "run",
-                        "--bootstrap-servers",
-                        cluster.bootstrapServers(),
-                        "-Dzerolayer.replies.delivery-guarantee=exactly-once",
-                        // globex at level 3: its replies form an audit chain the kill must not fork
-                        "-Dzerolayer.compliance.tenant-modes=globex:strict",
-                        "-Dzerolayer.audit.anchor-every=10");
-        // one upload serves the three runs below
-        String jar = cluster.rest().upload(JAR);
-        // from before the job's slots open (ONNX sessions, tokenizers) to its steady state
-        Map<Path, Long> logged = taskManagerLogLines();
-        String job = cluster.rest().run(jar, run, 2, null);
-        cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
+        return List.of(
+                "run",
+                "-Dzerolayer.replies.delivery-guarantee=exactly-once",
+                // globex at level 3: its replies form an audit chain the kill must not fork
+                "-Dzerolayer.compliance.tenant-modes=globex:strict",
+                "-Dzerolayer.audit.anchor-every=10");
+    }
 
+    /** {@code flink run -d -p N [-s SAVEPOINT] JAR ARGS}. */
+    private static List<String> flinkRun(String savepoint, List<String> programArgs) {
+        List<String> args =
+                new ArrayList<>(List.of("run", "-d", "-p", Integer.toString(PARALLELISM)));
+        if (savepoint != null) {
+            args.addAll(List.of("-s", savepoint));
+        }
+        args.add(REPO.relativize(jar).toString());
+        args.addAll(programArgs);
+        return args;
+    }
+
+    /** {@code zerolayer ARGS} in this JVM: what it printed, once it exited with 0. */
+    private static String zerolayer(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+                ZeroLayerCli.commandLine()
+                        .setOut(new PrintWriter(out, true))
+                        .setErr(new PrintWriter(err, true))
+                        .execute(args);
+        assertThat(code).as("zerolayer %s: %s%s", String.join(" ", args), out, err).isZero();
+        return out.toString();
+    }
+
+    /**
+     * The broker runs SASL/SCRAM with ACLs: the test reads and writes as its super user, on its
+     * admin listener, while the job signs in as its own principal.
+     */
+    private static String adminServers() {
+        return broker.adminConnection().bootstrapServers();
+    }
+
+    private static InFlightLoad asAdmin(InFlightLoad load) {
+        var admin = broker.adminConnection().clientProperties();
+        return load.kafkaSettings(admin, admin);
+    }
+
+    /** The admin's client settings as a file, for the CLI's --command-config. */
+    private static Path adminClientFile() throws java.io.IOException {
+        Path file = home.resolve("admin-client.properties");
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(broker.adminConnection().clientProperties());
+        try (var w = Files.newBufferedWriter(file)) {
+            p.store(w, null);
+        }
+        return file;
+    }
+
+    @Test
+    void aKilledTaskManagerLosesNothingAndASecondJobOnTheSameTaskManagersRuns() throws Exception {
+        ClusterRest rest = flink.rest();
         // the kill's latch: the job is answering the first half, so those still unanswered are
         // in flight; the second half is sent after the kill, so it is read by the recovered job
         load.send(0, REQUESTS / 2);
         load.replies(1, Duration.ofSeconds(120));
         // steady state, the exactly-once sinks committing at each checkpoint: nothing to warn of
-        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
-        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        rest.awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        rest.awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
         assertThat(warningsSince(logged)).as("TaskManager WARNs while answering").isEmpty();
-        cluster.killTaskManager(0);
+        // 8. After a lost TaskManager: no spare slot, so the job waits for the replacement
+        flink.killTaskManager(0);
         load.send(REQUESTS / 2, REQUESTS - REQUESTS / 2);
-        cluster.startTaskManager();
+        flink.startTaskManager();
 
         load.replies(REQUESTS, Duration.ofSeconds(240));
         // a duplicate would be committed by the first checkpoint that starts after this
-        cluster.rest().awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
+        rest.awaitCheckpointAfterNow(job, Duration.ofSeconds(60));
         Map<String, Integer> replies = load.replies(REQUESTS, Duration.ZERO);
         assertThat(replies).hasSize(REQUESTS);
         assertThat(replies.values()).as("replies per request").containsOnly(1);
         // each kernel billed once: no cost record id twice (billedPerTenant fails on one)
         Map<String, Long> billed = load.billedPerTenant("zerolayer.kernel-costs");
-        assertThat(billed).containsOnlyKeys("acme", "globex");
+        // and step 7's samples, billed to their tenant
+        assertThat(billed).containsOnlyKeys("acme", "globex", SAMPLES_TENANT);
+        billed.remove(SAMPLES_TENANT);
         // globex's audit chain: each of its requests once, and intact through the kill
         List<String> chained = chainedRequests(REQUESTS / 2, Duration.ofSeconds(60));
         assertThat(chained).doesNotHaveDuplicates().hasSize(REQUESTS / 2);
         assertThat(chained)
                 .allSatisfy(id -> assertThat(Integer.parseInt(id.substring(5)) % 2).isOne());
-        java.io.StringWriter verified = new java.io.StringWriter();
+        StringWriter verified = new StringWriter();
         int verdict =
-                io.zerolayer.cli.ZeroLayerCli.commandLine()
-                        .setOut(new java.io.PrintWriter(verified, true))
+                ZeroLayerCli.commandLine()
+                        .setOut(new PrintWriter(verified, true))
                         .execute(
                                 "audit",
                                 "verify",
                                 "--bootstrap-servers",
                                 adminServers(),
                                 "--command-config",
-                                adminFile().toString(),
+                                adminFile.toString(),
                                 "--tenant",
                                 "globex");
         assertThat(verdict).as(verified.toString()).isZero();
@@ -179,12 +366,13 @@ class TwoTaskManagerClusterITCase {
         // may report it as an ERROR that reads like data loss
         assertThat(committerErrors()).as("KafkaCommitter ERRORs after the recovery").isEmpty();
 
-        // stop with a savepoint; the same requests on a second job, on fresh topics and the same
-        // TaskManagers, with no failure: each tenant's bill is the same to the nano-dollar
-        String savepoint = cluster.rest().stopWithSavepoint(job, Duration.ofSeconds(120));
+        // rebalancing as the docs' step 8 has it: stop with a savepoint (to the configured
+        // folder); the same requests on a second job, on fresh topics and the same TaskManagers,
+        // with no failure: each tenant's bill is the same to the nano-dollar
+        String savepoint = FlinkHome.savepoint(flink.flink(REPO, List.of("stop", job)));
         Configuration clean = new Configuration();
-        List<String> cleanRun = new java.util.ArrayList<>(run);
-        for (JobTopic t : JobTopic.of(new Configuration(), 2)) {
+        List<String> cleanRun = new ArrayList<>(run());
+        for (JobTopic t : JobTopic.of(new Configuration(), PARALLELISM)) {
             String name = "clean." + t.name();
             clean.set(t.option(), name);
             cleanRun.add("-D" + t.option().key() + "=" + name);
@@ -192,32 +380,32 @@ class TwoTaskManagerClusterITCase {
         cleanRun.add("-Dzerolayer.kafka.transactional-id-prefix=clean");
         cleanRun.add("-Dzerolayer.kafka.group-id=clean");
         String cleanReplies = "cluster-it.clean";
-        try (Admin admin = Admin.create(cluster.adminConnection().properties())) {
-            List<NewTopic> topics = new java.util.ArrayList<>();
-            JobTopic.of(clean, 2).forEach(t -> topics.add(t.newTopic()));
-            topics.add(new NewTopic(cleanReplies, 1, (short) 1));
-            admin.createTopics(topics).all().get();
+        try (Admin admin = Admin.create(broker.adminConnection().properties())) {
+            admin.createTopics(List.of(new NewTopic(cleanReplies, 1, (short) 1))).all().get();
         }
-        // the broker lets the clean job's principal at its own topics only once they are synced
-        List<String> sync =
-                new java.util.ArrayList<>(
+        // its topics, and the broker lets the clean job's principal at them once synced
+        for (List<String> command :
+                List.of(
+                        List.of("topics", "create", "--partitions", Integer.toString(PARALLELISM)),
                         List.of(
                                 "tenants",
                                 "sync",
-                                "--bootstrap-servers",
-                                adminServers(),
-                                "--command-config",
-                                adminFile().toString(),
-                                "--tenants-file",
-                                TestTenants.file().toString(),
                                 "--credentials-dir",
-                                cluster.home().resolve("clean-credentials").toString(),
-                                "-Dzerolayer.replies.allowed-topics=" + ALLOWED));
-        cleanRun.stream().filter(a -> a.startsWith("-D")).forEach(sync::add);
-        assertThat(io.zerolayer.cli.ZeroLayerCli.commandLine().execute(sync.toArray(String[]::new)))
-                .isZero();
-        String cleanJob = cluster.rest().run(jar, cleanRun, 2, null);
-        cluster.rest().awaitRunning(cleanJob, Duration.ofSeconds(180));
+                                home.resolve("clean-credentials").toString()))) {
+            List<String> args = new ArrayList<>(command);
+            args.addAll(
+                    List.of(
+                            "--bootstrap-servers",
+                            adminServers(),
+                            "--command-config",
+                            adminFile.toString(),
+                            "--config-dir",
+                            flink.conf().toString()));
+            cleanRun.stream().filter(a -> a.startsWith("-D")).forEach(args::add);
+            zerolayer(args.toArray(String[]::new));
+        }
+        String cleanJob = FlinkHome.submittedJob(flink.flink(REPO, flinkRun(null, cleanRun)));
+        rest.awaitRunning(cleanJob, Duration.ofSeconds(180));
         InFlightLoad cleanLoad =
                 asAdmin(
                         new InFlightLoad(
@@ -228,17 +416,17 @@ class TwoTaskManagerClusterITCase {
         cleanLoad.send(0, REQUESTS);
         assertThat(cleanLoad.replies(REQUESTS, Duration.ofSeconds(240))).hasSize(REQUESTS);
         // the last requests' cost records are committed with the next checkpoint
-        cluster.rest().awaitCheckpointAfterNow(cleanJob, Duration.ofSeconds(60));
+        rest.awaitCheckpointAfterNow(cleanJob, Duration.ofSeconds(60));
         assertThat(cleanLoad.billedPerTenant(clean.get(KafkaOptions.COSTS_TOPIC)))
                 .isEqualTo(billed);
-        cluster.rest().stopWithSavepoint(cleanJob, Duration.ofSeconds(120));
+        flink.flink(REPO, List.of("stop", cleanJob));
 
         // an upgrade: the first job again, from its savepoint, on the same TaskManagers
-        String second = cluster.rest().run(jar, run, 2, savepoint);
-        cluster.rest().awaitRunning(second, Duration.ofSeconds(180));
+        String second = FlinkHome.submittedJob(flink.flink(REPO, flinkRun(savepoint, run())));
+        rest.awaitRunning(second, Duration.ofSeconds(180));
         load.send(REQUESTS, 1);
         assertThat(load.replies(REQUESTS + 1, Duration.ofSeconds(120))).hasSize(REQUESTS + 1);
-        assertThat(cluster.rest().jobState(second)).isEqualTo("RUNNING");
+        assertThat(rest.jobState(second)).isEqualTo("RUNNING");
     }
 
     /**
@@ -266,7 +454,7 @@ class TwoTaskManagerClusterITCase {
     /** How many lines each TaskManager's log holds now. */
     private static Map<Path, Long> taskManagerLogLines() throws Exception {
         Map<Path, Long> lines = new java.util.HashMap<>();
-        try (var logs = Files.list(cluster.home().resolve("log"))) {
+        try (var logs = Files.list(flink.log())) {
             for (Path log :
                     logs.filter(p -> p.getFileName().toString().matches("taskmanager.*\\.log"))
                             .toList()) {
@@ -293,7 +481,7 @@ class TwoTaskManagerClusterITCase {
 
     private static List<String> committerErrors() throws Exception {
         List<String> errors = new java.util.ArrayList<>();
-        try (var logs = Files.list(cluster.home().resolve("log"))) {
+        try (var logs = Files.list(flink.log())) {
             for (Path log :
                     logs.filter(p -> p.getFileName().toString().startsWith("taskmanager"))
                             .toList()) {
