@@ -201,6 +201,25 @@ public final class FlinkLauncher {
         return pb.start();
     }
 
+    /**
+     * Stops {@code processes} (nulls skipped) as {@code stop-cluster.sh} does: SIGTERM to all, then
+     * SIGKILL to any still running after 30 s.
+     */
+    public static void stop(List<Process> processes) {
+        List<Process> started = processes.stream().filter(p -> p != null).toList();
+        started.forEach(Process::destroy);
+        for (Process p : started) {
+            try {
+                if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+    }
+
     private static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

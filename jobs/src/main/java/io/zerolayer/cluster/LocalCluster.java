@@ -239,23 +239,7 @@ public final class LocalCluster implements AutoCloseable {
         List<Process> all = new ArrayList<>(taskManagerProcesses);
         all.add(jobManager);
         all.add(broker);
-        for (Process p : all) {
-            if (p != null) {
-                p.destroy();
-            }
-        }
-        for (Process p : all) {
-            if (p != null) {
-                try {
-                    if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                        p.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    p.destroyForcibly();
-                }
-            }
-        }
+        FlinkLauncher.stop(all);
     }
 
     // ---- processes ----

@@ -1,14 +1,9 @@
 package io.zerolayer.tests;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.zerolayer.cli.ZeroLayerCli;
 import io.zerolayer.cluster.LocalCluster;
 import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
+import io.zerolayer.tests.testutils.SampleAnswers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +18,6 @@ import org.junit.jupiter.api.Test;
  * TwoTaskManagerClusterITCase} covers a cluster of one's own; this covers the project's helper.
  */
 class LocalClusterITCase {
-    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-
     @Test
     void clusterUpAnswersTheSamplesToItsDemoTenant() throws Exception {
         Path home = Path.of("target", "local-cluster-it-" + UUID.randomUUID());
@@ -39,7 +32,7 @@ class LocalClusterITCase {
                         // what cluster up passes on from flink-conf/config.yaml
                         .settingsFrom(
                                 org.apache.flink.configuration.GlobalConfiguration
-                                        .loadConfiguration(REPO.resolve("flink-conf").toString()))
+                                        .loadConfiguration(Path.of("..", "flink-conf").toString()))
                         .setting("metrics.reporter.prom.port", "9350-9359")
                         .build()) {
             cluster.start();
@@ -55,29 +48,12 @@ class LocalClusterITCase {
                                     null);
             cluster.rest().awaitRunning(job, Duration.ofSeconds(180));
 
-            StringWriter printed = new StringWriter();
-            int code =
-                    ZeroLayerCli.commandLine()
-                            .setOut(new PrintWriter(printed, true))
-                            .execute(
-                                    "submit",
-                                    "--bootstrap-servers",
-                                    cluster.bootstrapServers(),
-                                    "--command-config",
-                                    cluster.kafkaSettingsFile(DemoTenant.ID).toString(),
-                                    "--tenants-file",
-                                    cluster.home().resolve(DemoTenant.FILE).toString(),
-                                    REPO.resolve("samples").toString());
-            long samples;
-            try (var files = Files.list(REPO.resolve("samples"))) {
-                samples = files.filter(f -> f.toString().endsWith(".prompt")).count();
-            }
-            // the misspelt task is refused by its contract; every other sample is answered
-            assertThat(printed.toString())
-                    .as(printed.toString())
-                    .doesNotContain("[NO REPLY]")
-                    .contains(samples + " requests, 1 not OK");
-            assertThat(code).isOne();
+            SampleAnswers.submit(
+                            cluster.bootstrapServers(),
+                            cluster.kafkaSettingsFile(DemoTenant.ID),
+                            DemoTenant.ID,
+                            cluster.home().resolve(DemoTenant.FILE))
+                    .assertEveryOneAnswered();
         }
     }
 }

@@ -11,6 +11,7 @@ import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.tests.testutils.BuiltArtifacts;
 import io.zerolayer.tests.testutils.FlinkHome;
 import io.zerolayer.tests.testutils.InFlightLoad;
+import io.zerolayer.tests.testutils.SampleAnswers;
 import io.zerolayer.tests.testutils.TestTenants;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -181,23 +182,12 @@ class TwoTaskManagerClusterITCase {
         flink.rest().awaitRunning(job, Duration.ofSeconds(180));
 
         // 7. First answer: every sample, signed
-        StringWriter printed = new StringWriter();
-        int code =
-                ZeroLayerCli.commandLine()
-                        .setOut(new PrintWriter(printed, true))
-                        .execute(
-                                "submit",
-                                "--bootstrap-servers",
-                                broker.bootstrapServers(),
-                                "--command-config",
-                                credentials.resolve(SAMPLES_TENANT + ".properties").toString(),
-                                "--tenant",
-                                SAMPLES_TENANT,
-                                "--tenants-file",
-                                tenants.toString(),
-                                REPO.resolve("samples").toString());
-        firstAnswers = printed.toString();
-        firstAnswersCode = code;
+        firstAnswers =
+                SampleAnswers.submit(
+                        broker.bootstrapServers(),
+                        credentials.resolve(SAMPLES_TENANT + ".properties"),
+                        SAMPLES_TENANT,
+                        tenants);
 
         // the test's own requester: one reply topic for both tenants of the load
         try (Admin admin = Admin.create(broker.adminConnection().properties())) {
@@ -207,8 +197,7 @@ class TwoTaskManagerClusterITCase {
     }
 
     private static Map<Path, Long> logged;
-    private static String firstAnswers;
-    private static int firstAnswersCode;
+    private static SampleAnswers firstAnswers;
 
     @AfterAll
     static void stopCluster() {
@@ -236,22 +225,7 @@ class TwoTaskManagerClusterITCase {
 
     @Test
     void everySampleIsAnsweredSigned() {
-        long samples;
-        try (var files = Files.list(REPO.resolve("samples"))) {
-            samples = files.filter(f -> f.toString().endsWith(".prompt")).count();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        assertThat(firstAnswers).as(firstAnswers).doesNotContain("[NO REPLY]");
-        // the misspelt task is refused by its contract, with a diagnostic; every other is answered
-        assertThat(firstAnswers)
-                .as(firstAnswers)
-                .contains(samples + " requests, 1 not OK")
-                .containsPattern("(?m)^\\[[A-Z_]+\\]\\s+cs-06-typo-task")
-                .contains("Unknown task 'sumarize'");
-        assertThat(firstAnswers.lines().filter(l -> l.startsWith("[OK]")))
-                .hasSize((int) samples - 1);
-        assertThat(firstAnswersCode).isOne();
+        firstAnswers.assertEveryOneAnswered();
     }
 
     /** The job's program arguments: its own choices over the cluster's settings. */

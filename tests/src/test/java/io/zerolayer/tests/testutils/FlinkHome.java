@@ -161,19 +161,7 @@ public final class FlinkHome implements AutoCloseable {
     @Override
     public void close() {
         List<Process> all = new ArrayList<>(taskManagers);
-        if (jobManager != null) {
-            all.add(jobManager);
-        }
-        all.forEach(Process::destroy);
-        for (Process p : all) {
-            try {
-                if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                p.destroyForcibly();
-            }
-        }
+        all.add(jobManager);
+        FlinkLauncher.stop(all);
     }
 }
