@@ -1,0 +1,197 @@
+package io.zerolayer.operators.scheduling;
+
+import io.zerolayer.gpu.hardware.HardwareFingerprint;
+import io.zerolayer.gpu.hardware.HardwareProfiles;
+import io.zerolayer.gpu.hardware.MemoryHeadroom;
+import io.zerolayer.operators.compiler.CostEstimator;
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.GraphIdentity;
+import io.zerolayer.operators.compiler.RequestDecision;
+import io.zerolayer.operators.compiler.SharedCompilers;
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.execution.BatchRunner;
+import io.zerolayer.operators.execution.EmbeddingCache;
+import io.zerolayer.operators.execution.ExecutionSettings;
+import io.zerolayer.operators.execution.SliceBoundary;
+import io.zerolayer.operators.execution.SlotGraphs;
+import io.zerolayer.operators.kafka.ReplyRoute;
+import io.zerolayer.operators.replies.Reply;
+import io.zerolayer.operators.replies.ReplyAssembler;
+import io.zerolayer.operators.replies.Responses;
+import io.zerolayer.operators.routing.RoutedRequest;
+import io.zerolayer.operators.routing.TenantRouting;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
+import io.zerolayer.operators.structure.StructureClassifier;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.KernelCostRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Requests analysed in batches inside the caller's process: the streaming job's classifier and one
+ * of its executor slots, without Kafka or Flink, for callers that hold their requests themselves
+ * (Flink SQL's {@code ML_PREDICT}). A batch's requests are read and type-checked against the task
+ * contracts (rejected with their diagnostics, as the job rejects them), bound to this analyzer's
+ * warm graphs (each structure compiled once, on its first request), run in one encoder pass per
+ * encoder, and answered with the cost record of every kernel they ran, as the executor answers
+ * them. A request runs whole: the job's splitting of very long documents into parts is not done
+ * here.
+ *
+ * <p>One caller thread at a time; {@link #close} releases the ONNX sessions.
+ */
+public final class InProcessAnalyzer implements AutoCloseable {
+    /** A request's reply and the cost records of the kernels it ran (none when rejected). */
+    public record Answer(AnalysisResponse response, List<KernelCostRecord> costs) {}
+
+    private final SlotGraphs graphs;
+    private final SlotBatches batches;
+    private final StructureClassifier classifier;
+    private final GraphCompiler compiler;
+    private final TenantRouting routing;
+    private final int safeModeMaxChars;
+
+    private InProcessAnalyzer(ExecutorSetup setup, SafeModePolicy safeMode) {
+        TaskContracts contracts =
+                setup.contractsYaml() == null
+                        ? TaskContracts.builtIn()
+                        : TaskContracts.parse(setup.contractsYaml());
+        ExecutionSettings execution = setup.execution();
+        HardwareFingerprint hardware =
+                HardwareFingerprint.resolve(
+                        setup.hardwareSetting(),
+                        HardwareProfiles.builtInWith(setup.extraProfilesYaml()));
+        graphs =
+                new SlotGraphs(
+                        hardware,
+                        setup.intraOpThreads(),
+                        gpus ->
+                                io.zerolayer.gpu.ExecutionDevice.cuda(
+                                        execution.gpu().deviceFor(0, gpus),
+                                        execution.gpu().memoryLimitBytes(),
+                                        execution.gpu().arenaStrategy()),
+                        setup.prices(),
+                        setup.cacheBounds(),
+                        contracts);
+        MemoryHeadroom headroom =
+                graphs.cuda() != null
+                        ? MemoryHeadroom.cuda(graphs.cuda().deviceId())
+                        : MemoryHeadroom.cpu();
+        ReplyAssembler replies =
+                new ReplyAssembler(
+                        graphs.estimator().profile().id(),
+                        headroom::describe,
+                        execution.pruneBelowFreeRatio());
+        SlotMetrics metrics = new SlotMetrics() {};
+        batches =
+                new SlotBatches(
+                        graphs,
+                        new MicroBatchPolicy(execution)
+                                .withEmbeddingCache(EmbeddingCache.Settings.OFF),
+                        new BatchRunner(execution.mainPathTimeoutMillis(), BatchRunner.Faults.NONE),
+                        headroom,
+                        execution.pruneBelowFreeRatio(),
+                        metrics,
+                        replies,
+                        new BatchAnswers(replies, metrics, graphs::hardwareReport));
+        classifier = new StructureClassifier(contracts);
+        compiler =
+                SharedCompilers.of(
+                        GraphIdentity.current(contracts.version(), GraphIdentity.ANY_HARDWARE),
+                        CostEstimator.nominal());
+        routing = new TenantRouting(null, execution, safeMode);
+        safeModeMaxChars = contracts.limits().safeModeMaxChars();
+    }
+
+    /**
+     * An analyzer on this machine's hardware (or the profile {@code setup} names), with {@code
+     * setup}'s contracts, prices, warm-graph bounds and batching.
+     *
+     * @param safeMode whether a prompt of abnormal structure is served by the SAFE graph or
+     *     rejected
+     */
+    public static InProcessAnalyzer open(ExecutorSetup setup, SafeModePolicy safeMode) {
+        return new InProcessAnalyzer(setup, safeMode);
+    }
+
+    /**
+     * Answers {@code requests}, in their order: those the contracts reject REJECTED with their
+     * diagnostics, the others run in batches by graph. Never throws for a request: one that fails
+     * is answered FAILED.
+     */
+    public List<Answer> analyse(List<AnalysisRequest> requests) {
+        Map<String, AnalysisResponse> responses = new HashMap<>();
+        Map<String, List<KernelCostRecord>> costs = new HashMap<>();
+        List<RoutedRequest> routed = new ArrayList<>();
+        for (AnalysisRequest request : requests) {
+            long start = System.nanoTime();
+            ClassifiedPrompt classified = classifier.classify(request.getPrompt());
+            long classifyMicros = (System.nanoTime() - start) / 1_000;
+            RequestDecision decision = decide(request, classified);
+            if (decision == null) {
+                responses.put(
+                        request.getRequestId(),
+                        Responses.rejected(request, classified.diagnostics(), classifyMicros));
+                continue;
+            }
+            routed.add(
+                    RoutedRequest.routed(
+                            request,
+                            new ReplyRoute(),
+                            decision,
+                            decision.graphId(),
+                            classifyMicros,
+                            System.currentTimeMillis()));
+        }
+        BatchAnswers.Out out =
+                BatchAnswers.Out.of(
+                        (RoutedRequest in, Reply reply) ->
+                                responses.put(in.request().getRequestId(), reply.response),
+                        record ->
+                                costs.computeIfAbsent(
+                                                record.getRequestId(), id -> new ArrayList<>())
+                                        .add(record),
+                        descriptor -> {});
+        List<SlotBatches.GraphBatch> prepared = batches.prepare(routed, null, out);
+        for (SlotBatches.Executed executed :
+                batches.executeTogether(prepared, SliceBoundary.NONE)) {
+            batches.finish(executed, out);
+        }
+        List<Answer> answers = new ArrayList<>(requests.size());
+        for (AnalysisRequest request : requests) {
+            answers.add(
+                    new Answer(
+                            responses.get(request.getRequestId()),
+                            costs.getOrDefault(request.getRequestId(), List.of())));
+        }
+        return answers;
+    }
+
+    /** The graphs warm in this analyzer now. */
+    public int warmGraphs() {
+        return graphs.size();
+    }
+
+    /** As the job's classifier decides: its graph, the SAFE graph, or null when rejected. */
+    private RequestDecision decide(AnalysisRequest request, ClassifiedPrompt classified) {
+        if (classified.compiles()) {
+            return RequestDecision.of(
+                    classified,
+                    compiler,
+                    routing.qualityFloor(request, classified.contract().quality()),
+                    routing.strict(request));
+        }
+        if (classified.abnormal() && routing.degrades(request.getTenantId())) {
+            return RequestDecision.safe(classified, compiler, safeModeMaxChars);
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        graphs.close();
+    }
+}
