@@ -69,9 +69,7 @@ public final class JobFunctions {
                                                 KafkaOptions.connection(conf),
                                                 MISSING_REPLY_TOPIC_REFRESH.toMillis())
                                         : null),
-                        SafeModePolicy.of(
-                                conf.get(TenancyOptions.SAFE_MODE_POLICY),
-                                conf.get(TenancyOptions.TENANT_SAFE_MODE_POLICIES)),
+                        safeMode(conf),
                         new HotGraphSharder(
                                 executorParallelism,
                                 StreamingJob.EXECUTOR_MAX_PARALLELISM,
@@ -109,6 +107,21 @@ public final class JobFunctions {
                 conf.get(ExecutorOptions.EMBEDDING_CACHE_SIZE).getBytes(),
                 conf.get(ExecutorOptions.EMBEDDING_CACHE_SCOPE),
                 conf.get(ExecutorOptions.EMBEDDING_CACHE_COMPLIANCE_LEVEL_3));
+    }
+
+    /**
+     * What an in-process analyzer (Flink SQL's {@code ML_PREDICT}) is set up with, from {@code
+     * conf}: as an executor slot, without a graphs topic.
+     */
+    public static ExecutorSetup inProcessSetup(Configuration conf) {
+        return setup(conf, null);
+    }
+
+    /** Whether prompts of abnormal structure are served by the SAFE graph, per tenant. */
+    public static SafeModePolicy safeMode(Configuration conf) {
+        return SafeModePolicy.of(
+                conf.get(TenancyOptions.SAFE_MODE_POLICY),
+                conf.get(TenancyOptions.TENANT_SAFE_MODE_POLICIES));
     }
 
     /** What each executor slot is set up with, from {@code conf}. */

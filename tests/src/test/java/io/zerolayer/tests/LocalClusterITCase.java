@@ -33,7 +33,7 @@ class LocalClusterITCase {
                         .settingsFrom(
                                 org.apache.flink.configuration.GlobalConfiguration
                                         .loadConfiguration(Path.of("..", "flink-conf").toString()))
-                        .setting("metrics.reporter.prom.port", "9350-9359")
+                        .setting("metrics.reporter.prom.port", "9380-9389")
                         .build()) {
             cluster.start();
             String job =

@@ -158,14 +158,7 @@ public final class AnalysisTask implements Serializable {
          * @throws IllegalArgumentException naming the option a task needs and does not have
          */
         public AnalysisTask build() {
-            if (!task.matches("[a-zA-Z_][a-zA-Z0-9_-]*")) {
-                throw new IllegalArgumentException(
-                        "Task '" + task + "' is not a task name (letters, digits, _ and -)");
-            }
-            if (!outputFormat.equals("json") && !outputFormat.equals("text")) {
-                throw new IllegalArgumentException(
-                        "--output-format must be json or text, not '" + outputFormat + "'");
-            }
+            AnalysisTask built = buildForContracts();
             List<String> missing = new ArrayList<>();
             if (task.equals("classify") && blank(labels)) {
                 missing.add("--labels \"a, b, c\"");
@@ -182,6 +175,26 @@ public final class AnalysisTask implements Serializable {
             }
             if (sentences != null && sentences < 1) {
                 throw new IllegalArgumentException("--sentences must be at least 1");
+            }
+            return built;
+        }
+
+        /**
+         * The task as written, checked only for what keeps its prompt well formed (a task name, a
+         * known output format): whether the task knows it, and has the inputs it needs, is left to
+         * the task contracts, which check its prompts with their own diagnostics (Flink SQL's model
+         * options are checked so).
+         *
+         * @throws IllegalArgumentException when the name is no task name or the format unknown
+         */
+        public AnalysisTask buildForContracts() {
+            if (!task.matches("[a-zA-Z_][a-zA-Z0-9_-]*")) {
+                throw new IllegalArgumentException(
+                        "Task '" + task + "' is not a task name (letters, digits, _ and -)");
+            }
+            if (!outputFormat.equals("json") && !outputFormat.equals("text")) {
+                throw new IllegalArgumentException(
+                        "The output format must be json or text, not '" + outputFormat + "'");
             }
             return new AnalysisTask(this);
         }

@@ -48,6 +48,7 @@ public final class InProcessAnalyzer implements AutoCloseable {
     public record Answer(AnalysisResponse response, List<KernelCostRecord> costs) {}
 
     private final SlotGraphs graphs;
+    private final MicroBatchPolicy policy;
     private final SlotBatches batches;
     private final StructureClassifier classifier;
     private final GraphCompiler compiler;
@@ -86,11 +87,11 @@ public final class InProcessAnalyzer implements AutoCloseable {
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
         SlotMetrics metrics = new SlotMetrics() {};
+        policy = new MicroBatchPolicy(execution).withEmbeddingCache(EmbeddingCache.Settings.OFF);
         batches =
                 new SlotBatches(
                         graphs,
-                        new MicroBatchPolicy(execution)
-                                .withEmbeddingCache(EmbeddingCache.Settings.OFF),
+                        policy,
                         new BatchRunner(execution.mainPathTimeoutMillis(), BatchRunner.Faults.NONE),
                         headroom,
                         execution.pruneBelowFreeRatio(),
@@ -155,7 +156,19 @@ public final class InProcessAnalyzer implements AutoCloseable {
                                                 record.getRequestId(), id -> new ArrayList<>())
                                         .add(record),
                         descriptor -> {});
-        List<SlotBatches.GraphBatch> prepared = batches.prepare(routed, null, out);
+        // micro-batches of each graph's batch size, as the executor takes them from its queue
+        List<SlotBatches.GraphBatch> prepared = new ArrayList<>();
+        for (SlotBatches.GraphBatch group : batches.prepare(routed, null, out)) {
+            int size = Math.max(1, policy.batchSize(group.graph()));
+            for (int from = 0; from < group.bound().size(); from += size) {
+                prepared.add(
+                        new SlotBatches.GraphBatch(
+                                group.graph(),
+                                group.bound()
+                                        .subList(from, Math.min(group.bound().size(), from + size)),
+                                group.alone()));
+            }
+        }
         for (SlotBatches.Executed executed :
                 batches.executeTogether(prepared, SliceBoundary.NONE)) {
             batches.finish(executed, out);

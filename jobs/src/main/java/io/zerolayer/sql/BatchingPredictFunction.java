@@ -1,0 +1,151 @@
+package io.zerolayer.sql;
+
+import io.zerolayer.operators.contracts.SafeModePolicy;
+import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.documents.Document;
+import io.zerolayer.operators.documents.DocumentFormat;
+import io.zerolayer.operators.documents.DocumentReaders;
+import io.zerolayer.operators.scheduling.ExecutorSetup;
+import io.zerolayer.operators.scheduling.InProcessAnalyzer;
+import io.zerolayer.schemas.AnalysisRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.functions.AsyncPredictFunction;
+import org.apache.flink.table.functions.FunctionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code ML_PREDICT} on a ZeroLayer model, batched: Flink's async operator keeps up to its capacity
+ * of rows in flight ({@code table.exec.async-ml-predict.buffer-capacity}), each an {@link
+ * #asyncPredict} call that queues the row; one inference thread per function instance takes every
+ * queued row at once and answers them with an {@link InProcessAnalyzer} (compiled once per
+ * structure, warm after, micro-batches of each graph's batch size), so rows that arrive while a
+ * batch runs form the next batch.
+ */
+final class BatchingPredictFunction extends AsyncPredictFunction {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(BatchingPredictFunction.class);
+
+    private final ExecutorSetup setup;
+    private final SafeModePolicy safeMode;
+    private final AnalysisTask task;
+    private final DocumentFormat format;
+    private final Map<String, String> attributes;
+    private final String tenant;
+    private final ModelColumns columns;
+
+    private transient InProcessAnalyzer analyzer;
+    private transient BlockingQueue<Pending> queue;
+    private transient Thread inference;
+    private transient volatile boolean closed;
+
+    private record Pending(AnalysisRequest request, CompletableFuture<Collection<RowData>> reply) {}
+
+    BatchingPredictFunction(
+            ExecutorSetup setup,
+            SafeModePolicy safeMode,
+            AnalysisTask task,
+            DocumentFormat format,
+            Map<String, String> attributes,
+            String tenant,
+            ModelColumns columns) {
+        this.setup = setup;
+        this.safeMode = safeMode;
+        this.task = task;
+        this.format = format;
+        this.attributes = Map.copyOf(attributes);
+        this.tenant = tenant;
+        this.columns = columns;
+    }
+
+    @Override
+    public void open(FunctionContext context) throws Exception {
+        analyzer = InProcessAnalyzer.open(setup, safeMode);
+        queue = new LinkedBlockingQueue<>();
+        closed = false;
+        inference = new Thread(this::answerBatches, "zerolayer-ml-predict-" + task.task());
+        inference.setDaemon(true);
+        inference.start();
+    }
+
+    @Override
+    public CompletableFuture<Collection<RowData>> asyncPredict(RowData input) {
+        CompletableFuture<Collection<RowData>> reply = new CompletableFuture<>();
+        String text = input.isNullAt(0) ? "" : input.getString(0).toString();
+        queue.add(new Pending(request(text), reply));
+        return reply;
+    }
+
+    /** A row's request: its document under the model's task, as zerolayer analyze writes it. */
+    AnalysisRequest request(String text) {
+        return AnalysisRequest.newBuilder()
+                .setRequestId("sql-" + UUID.randomUUID())
+                .setTenantId(tenant)
+                .setPrompt(prompt(task, format, text))
+                .setSubmittedAt(Instant.now())
+                .setAttributes(attributes)
+                .build();
+    }
+
+    /** The prompt of {@code text} under {@code task}: what the streaming job would be sent. */
+    static String prompt(AnalysisTask task, DocumentFormat format, String text) {
+        Document document;
+        try {
+            document =
+                    format == DocumentFormat.TEXT
+                            ? new Document(null, List.of(new Document.Section(null, null, text)))
+                            : DocumentReaders.read(
+                                    format, text.getBytes(StandardCharsets.UTF_8), "row");
+        } catch (Exception unreadable) {
+            // read as plain text: the contracts still check what it becomes
+            document = new Document(null, List.of(new Document.Section(null, null, text)));
+        }
+        return task.promptFor(document, format);
+    }
+
+    /** The inference thread: every queued row at once, until closed. */
+    private void answerBatches() {
+        List<Pending> batch = new ArrayList<>();
+        while (!closed) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            queue.drainTo(batch);
+            try {
+                List<InProcessAnalyzer.Answer> answers =
+                        analyzer.analyse(batch.stream().map(Pending::request).toList());
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).reply().complete(List.of(columns.row(answers.get(i))));
+                }
+            } catch (RuntimeException e) {
+                LOG.error("A batch of {} rows failed", batch.size(), e);
+                batch.forEach(p -> p.reply().completeExceptionally(e));
+            }
+            batch.clear();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        closed = true;
+        if (inference != null) {
+            inference.interrupt();
+            inference.join(10_000);
+        }
+        if (analyzer != null) {
+            analyzer.close();
+        }
+    }
+}

@@ -1,0 +1,286 @@
+package io.zerolayer.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.jobs.KafkaOptions;
+import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.documents.Document;
+import io.zerolayer.operators.documents.DocumentFormat;
+import io.zerolayer.operators.eval.ClassificationCorpus;
+import io.zerolayer.operators.eval.EvalCorpora;
+import io.zerolayer.operators.eval.LabelledText;
+import io.zerolayer.schemas.AnalysisRequest;
+import io.zerolayer.schemas.AnalysisResponse;
+import io.zerolayer.schemas.ZeroLayerHeaders;
+import io.zerolayer.schemas.serde.SingleObjectCodec;
+import io.zerolayer.tests.testutils.EmbeddedKafkaExtension;
+import io.zerolayer.tests.testutils.PrometheusCluster;
+import io.zerolayer.tests.testutils.StreamingJobExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * ZeroLayer from Flink SQL: {@code CREATE MODEL … WITH ('provider' = 'zerolayer')} and {@code
+ * ML_PREDICT} over a table of Reuters articles (the labelled public corpus {@code zerolayer eval}
+ * measures classification on) answer as the streaming job answers the same documents and task,
+ * batched and with every kernel's cost in the row; a model whose options the task contracts reject
+ * fails when its query is planned, with the contracts' diagnostics.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SqlModelITCase {
+    private static final int SLOTS = 2;
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final PrometheusCluster METRICS = new PrometheusCluster(9390, 9399);
+    private static final SingleObjectCodec<AnalysisRequest> REQUESTS =
+            SingleObjectCodec.of(AnalysisRequest.class);
+    private static final SingleObjectCodec<AnalysisResponse> RESPONSES =
+            SingleObjectCodec.of(AnalysisResponse.class);
+
+    /** Articles of the table: the first of each topic, as many of each. */
+    private static final int PER_TOPIC = 8;
+
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(1)
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(2)
+    static final MiniClusterExtension FLINK = METRICS.extension(SLOTS);
+
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(3)
+    static final StreamingJobExtension JOB = new StreamingJobExtension(KAFKA, SLOTS, METRICS);
+
+    private static ClassificationCorpus corpus;
+    private static List<LabelledText> articles;
+
+    private static void readCorpus() throws Exception {
+        if (corpus != null) {
+            return;
+        }
+        corpus =
+                new EvalCorpora(
+                                Path.of(
+                                        "..",
+                                        "operators",
+                                        "src",
+                                        "test",
+                                        "resources",
+                                        "quality-corpora"))
+                        .classification()
+                        .get(0);
+        articles = new ArrayList<>();
+        for (String topic : corpus.hypotheses().keySet()) {
+            corpus.items().stream()
+                    .filter(a -> a.label().equals(topic))
+                    .limit(PER_TOPIC)
+                    .forEach(articles::add);
+        }
+    }
+
+    /** The labels the model offers, as {@code zerolayer eval} words them. */
+    private static String labels() {
+        return String.join(", ", corpus.hypotheses().values());
+    }
+
+    private static StreamTableEnvironment sql() {
+        return StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment());
+    }
+
+    @Test
+    @Order(1)
+    void mlPredictAnswersAsTheStreamingJobDoesBatchedAndBilledPerKernel() throws Exception {
+        readCorpus();
+        // the streaming job, sent each article as zerolayer analyze writes its prompt
+        JOB.start();
+        var conf = JOB.conf();
+        AnalysisTask task = AnalysisTask.builder("classify").labels(labels()).build();
+        for (LabelledText a : articles) {
+            String prompt =
+                    task.promptFor(
+                            new Document(null, List.of(new Document.Section(null, null, a.text()))),
+                            DocumentFormat.TEXT);
+            KAFKA.send(
+                    conf.get(KafkaOptions.REQUESTS_TOPIC),
+                    null,
+                    REQUESTS.encode(
+                            AnalysisRequest.newBuilder()
+                                    .setRequestId(a.id())
+                                    .setTenantId("acme")
+                                    .setPrompt(prompt)
+                                    .setSubmittedAt(Instant.now())
+                                    .setAttributes(Map.of())
+                                    .build()),
+                    ZeroLayerHeaders.CORRELATION_ID,
+                    a.id());
+        }
+        Map<String, AnalysisResponse> streamed = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r :
+                KAFKA.read(JOB.replies(), articles.size(), TIMEOUT, Duration.ZERO)) {
+            AnalysisResponse response = RESPONSES.decode(r.value());
+            streamed.put(response.getRequestId(), response);
+        }
+        JOB.cancel();
+        assertThat(streamed).hasSize(articles.size());
+
+        // the same articles through ML_PREDICT
+        StreamTableEnvironment tEnv = sql();
+        Table table =
+                tEnv.fromValues(
+                        DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.STRING()),
+                                DataTypes.FIELD("doc", DataTypes.STRING())),
+                        articles.stream().map(a -> Row.of(a.id(), a.text())).toArray());
+        tEnv.createTemporaryView("articles", table);
+        tEnv.executeSql(
+                "CREATE MODEL topic INPUT (doc STRING) OUTPUT (label STRING, score DOUBLE,"
+                        + " status STRING, cost_nano_usd BIGINT, kernel_costs ARRAY<ROW<record_id"
+                        + " STRING, node STRING, kernel STRING, device STRING, duration_nanos"
+                        + " BIGINT, batch_size INT, request_items INT, nano_usd BIGINT>>)"
+                        + " WITH ('provider' = 'zerolayer', 'task' = 'classify', 'labels' = '"
+                        + labels().replace("'", "''")
+                        + "')");
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                tEnv.executeSql(
+                                "SELECT id, label, score, status, cost_nano_usd, kernel_costs"
+                                        + " FROM ML_PREDICT(TABLE articles, MODEL topic,"
+                                        + " DESCRIPTOR(doc))")
+                        .collect()) {
+            it.forEachRemaining(rows::add);
+        }
+        assertThat(rows).hasSize(articles.size());
+
+        Map<String, String> streamedLabels = new HashMap<>();
+        streamed.forEach(
+                (id, r) ->
+                        streamedLabels.put(
+                                id,
+                                r.getOutput().replaceAll("(?s).*?\"label\":\"([^\"]*)\".*", "$1")));
+        Set<String> recordIds = new HashSet<>();
+        boolean shared = false;
+        for (Row row : rows) {
+            String id = (String) row.getField("id");
+            assertThat(row.getField("status")).as(id).isEqualTo("OK");
+            assertThat(row.getField("label")).as(id).isEqualTo(streamedLabels.get(id));
+            Row[] kernels = (Row[]) row.getField("kernel_costs");
+            assertThat(kernels).as(id).isNotEmpty();
+            long sum = 0;
+            for (Row k : kernels) {
+                assertThat(recordIds.add((String) k.getField("record_id")))
+                        .as("cost record %s once", k.getField("record_id"))
+                        .isTrue();
+                sum += (Long) k.getField("nano_usd");
+                if ("encode".equals(k.getField("kernel"))
+                        && (Integer) k.getField("batch_size")
+                                > (Integer) k.getField("request_items")) {
+                    shared = true;
+                }
+            }
+            assertThat((Long) row.getField("cost_nano_usd")).as(id).isEqualTo(sum).isPositive();
+        }
+        assertThat(shared).as("some row's encoder pass was shared with other rows").isTrue();
+        long right =
+                rows.stream()
+                        .filter(
+                                r ->
+                                        corpus.hypotheses()
+                                                .get(
+                                                        articles.stream()
+                                                                .filter(
+                                                                        a ->
+                                                                                a.id().equals(
+                                                                                                r
+                                                                                                        .getField(
+                                                                                                                "id")))
+                                                                .findFirst()
+                                                                .orElseThrow()
+                                                                .label())
+                                                .equals(r.getField("label")))
+                        .count();
+        System.out.printf(
+                "ML_PREDICT on %d Reuters articles: %d labelled right%n", rows.size(), right);
+    }
+
+    @Test
+    @Order(2)
+    void optionsTheContractsRejectFailWhenTheQueryIsPlannedWithTheirDiagnostics() throws Exception {
+        readCorpus();
+        StreamTableEnvironment tEnv = sql();
+        tEnv.createTemporaryView(
+                "docs",
+                tEnv.fromValues(
+                        DataTypes.ROW(DataTypes.FIELD("doc", DataTypes.STRING())), Row.of("text")));
+        Map<String, String> models =
+                Map.of(
+                        "misspelt",
+                        "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' = 'clasify',"
+                                + " 'labels' = 'a, b')",
+                        "nolabels",
+                        "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' ="
+                                + " 'classify')",
+                        "toolong",
+                        "OUTPUT (summary STRING) WITH ('provider' = 'zerolayer', 'task' ="
+                                + " 'summarize', 'sentences' = '99')",
+                        "wrongcolumn",
+                        "OUTPUT (answer STRING) WITH ('provider' = 'zerolayer', 'task' ="
+                                + " 'classify', 'labels' = 'a, b')",
+                        "unknownoption",
+                        "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' = 'classify',"
+                                + " 'labels' = 'a, b', 'temperature' = '0.7')");
+        Map<String, String> expected =
+                Map.of(
+                        "misspelt", "error[ZL010]: Unknown task 'clasify'",
+                        "nolabels", "error[ZL011]: Task 'classify' needs a non-empty <labels>",
+                        "toolong", "error[ZL024]: attribute sentences of <task> is 99",
+                        "wrongcolumn", "output column answer STRING is not one ZeroLayer fills",
+                        "unknownoption", "temperature");
+        for (var m : models.entrySet()) {
+            // a model is only stored when created; its options are checked when a query uses it
+            tEnv.executeSql("CREATE MODEL " + m.getKey() + " INPUT (doc STRING) " + m.getValue());
+            assertThatThrownBy(
+                            () ->
+                                    tEnv.explainSql(
+                                            "SELECT * FROM ML_PREDICT(TABLE docs, MODEL "
+                                                    + m.getKey()
+                                                    + ", DESCRIPTOR(doc))"))
+                    .as(m.getKey())
+                    .satisfies(
+                            e ->
+                                    assertThat(chain(e))
+                                            .as(m.getKey())
+                                            .contains(expected.get(m.getKey())));
+        }
+    }
+
+    /** Every message of an exception's causes, joined. */
+    private static String chain(Throwable e) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            messages.add(String.valueOf(t.getMessage()));
+        }
+        return messages.stream().collect(Collectors.joining("\n"));
+    }
+}
