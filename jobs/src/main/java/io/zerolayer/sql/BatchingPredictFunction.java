@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * structure, warm after, micro-batches of each graph's batch size), so rows that arrive while a
  * batch runs form the next batch.
  */
-final class BatchingPredictFunction extends AsyncPredictFunction {
+public final class BatchingPredictFunction extends AsyncPredictFunction {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(BatchingPredictFunction.class);
 
