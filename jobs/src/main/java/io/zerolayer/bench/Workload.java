@@ -362,6 +362,13 @@ public enum Workload {
         }
 
         /** {@code sentence} with a reference number of its own before its final stop. */
+        /**
+         * A ticket's text, 260–500 characters, every sentence of it unique: no prompt around it.
+         */
+        public String ticketText() {
+            return text(PhraseBanks.TICKET, 260, 500);
+        }
+
         private String unique(String sentence) {
             return tagged(sentence, "ref " + ref++);
         }

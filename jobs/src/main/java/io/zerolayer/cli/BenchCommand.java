@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        subcommands = RecoveryBenchCommand.class,
+        subcommands = {RecoveryBenchCommand.class, SqlBenchCommand.class},
         description = {
             "Compare zerolayer with bare ONNX Runtime (the ceiling), a naive per-record Flink job"
                     + " and a runtime router on the same seeded request streams: closed-loop"
