@@ -65,18 +65,21 @@ final class SqlBenchCommand implements Callable<Integer> {
                                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                                 Runtime.getRuntime().availableProcessors()))
                 .append(
-                        "| system | rows | OK | seconds | rows/s | first to last answer, rows/s"
-                                + " |\n|---|--:|--:|--:|--:|--:|\n");
+                        "| system | rows | OK | seconds | rows/s | submitted after, s | first"
+                                + " answer after, s | first to last answer, rows/s |\n"
+                                + "|---|--:|--:|--:|--:|--:|--:|--:|\n");
         for (SqlBench.Result r : run) {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %d | %d | %.2f | %.1f | %.1f |%n",
+                            "| %s | %d | %d | %.2f | %.1f | %.2f | %.2f | %.1f |%n",
                             r.system(),
                             r.rows(),
                             r.ok(),
                             r.seconds(),
                             r.rowsPerSecond(),
+                            r.submitSeconds(),
+                            r.firstSeconds(),
                             r.steadyRowsPerSecond()));
         }
         Files.createDirectories(results.out);

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * of rows in flight ({@code table.exec.async-ml-predict.buffer-capacity}), each an {@link
  * #asyncPredict} call that queues the row; one inference thread per function instance takes every
  * queued row at once and answers them with an {@link InProcessAnalyzer} (compiled once per
- * structure, warm after, micro-batches of each graph's batch size), so rows that arrive while a
- * batch runs form the next batch.
+ * structure, warm after, micro-batches of each graph's batch size), completing each row as its
+ * micro-batch finishes, so rows that arrive meanwhile form the next batch.
  */
 public final class BatchingPredictFunction extends AsyncPredictFunction {
     private static final long serialVersionUID = 1L;
@@ -43,6 +43,8 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
     private final Map<String, String> attributes;
     private final String tenant;
     private final ModelColumns columns;
+    private final long passTokens;
+    private final int inFlight;
 
     private transient InProcessAnalyzer analyzer;
     private transient BlockingQueue<Pending> queue;
@@ -58,7 +60,11 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
             DocumentFormat format,
             Map<String, String> attributes,
             String tenant,
-            ModelColumns columns) {
+            ModelColumns columns,
+            long passTokens,
+            int inFlight) {
+        this.passTokens = passTokens;
+        this.inFlight = inFlight;
         this.setup = setup;
         this.safeMode = safeMode;
         this.task = task;
@@ -70,7 +76,7 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
 
     @Override
     public void open(FunctionContext context) throws Exception {
-        analyzer = InProcessAnalyzer.open(setup, safeMode);
+        analyzer = InProcessAnalyzer.open(setup, safeMode, passTokens);
         queue = new LinkedBlockingQueue<>();
         closed = false;
         inference = new Thread(this::answerBatches, "zerolayer-ml-predict-" + task.task());
@@ -122,13 +128,15 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
             } catch (InterruptedException e) {
                 return;
             }
-            queue.drainTo(batch);
+            // half the rows Flink keeps in flight: the other half queue up meanwhile and are the
+            // next batch, so the encoder never waits for Flink to send more
+            queue.drainTo(batch, Math.max(1, inFlight / 2) - 1);
             try {
-                List<InProcessAnalyzer.Answer> answers =
-                        analyzer.analyse(batch.stream().map(Pending::request).toList());
-                for (int i = 0; i < batch.size(); i++) {
-                    batch.get(i).reply().complete(List.of(columns.row(answers.get(i))));
-                }
+                // each row as its micro-batch finishes: Flink takes in new rows meanwhile, which
+                // form the next batch
+                analyzer.analyse(
+                        batch.stream().map(Pending::request).toList(),
+                        (i, answer) -> batch.get(i).reply().complete(List.of(columns.row(answer))));
             } catch (RuntimeException e) {
                 LOG.error("A batch of {} rows failed", batch.size(), e);
                 batch.forEach(p -> p.reply().completeExceptionally(e));

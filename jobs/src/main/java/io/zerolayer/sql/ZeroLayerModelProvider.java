@@ -22,6 +22,8 @@ final class ZeroLayerModelProvider implements AsyncPredictRuntimeProvider {
     private final Map<String, String> attributes;
     private final String tenant;
     private final ModelColumns columns;
+    private final long passTokens;
+    private final int inFlight;
 
     ZeroLayerModelProvider(
             ExecutorSetup setup,
@@ -30,7 +32,11 @@ final class ZeroLayerModelProvider implements AsyncPredictRuntimeProvider {
             DocumentFormat format,
             Map<String, String> attributes,
             String tenant,
-            ModelColumns columns) {
+            ModelColumns columns,
+            long passTokens,
+            int inFlight) {
+        this.passTokens = passTokens;
+        this.inFlight = inFlight;
         this.setup = setup;
         this.safeMode = safeMode;
         this.task = task;
@@ -43,12 +49,12 @@ final class ZeroLayerModelProvider implements AsyncPredictRuntimeProvider {
     @Override
     public AsyncPredictFunction createAsyncPredictFunction(Context context) {
         return new BatchingPredictFunction(
-                setup, safeMode, task, format, attributes, tenant, columns);
+                setup, safeMode, task, format, attributes, tenant, columns, passTokens, inFlight);
     }
 
     @Override
     public ModelProvider copy() {
         return new ZeroLayerModelProvider(
-                setup, safeMode, task, format, attributes, tenant, columns);
+                setup, safeMode, task, format, attributes, tenant, columns, passTokens, inFlight);
     }
 }

@@ -10,6 +10,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.factories.ModelProviderFactory;
@@ -80,7 +81,12 @@ public final class ZeroLayerModelProviderFactory implements ModelProviderFactory
                 ZeroLayerModelOptions.format(options),
                 ZeroLayerModelOptions.attributes(options),
                 options.get(ZeroLayerModelOptions.TENANT),
-                columns);
+                columns,
+                settings.get(io.zerolayer.jobs.ExecutorOptions.BATCH_MAX_TOKENS),
+                context.getConfiguration()
+                        .get(
+                                ExecutionConfigOptions
+                                        .TABLE_EXEC_ASYNC_ML_PREDICT_MAX_CONCURRENT_OPERATIONS));
     }
 
     /** The {@code zerolayer.*} settings among the session's and the cluster's. */

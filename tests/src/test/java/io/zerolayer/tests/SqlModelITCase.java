@@ -300,6 +300,30 @@ class SqlModelITCase {
                 id);
     }
 
+    @Test
+    @Order(3)
+    void aModelIsOnlyAsynchronousSoThatItsRowsBatch() {
+        StreamTableEnvironment tEnv = sql();
+        tEnv.createTemporaryView(
+                "docs",
+                tEnv.fromValues(
+                        DataTypes.ROW(DataTypes.FIELD("doc", DataTypes.STRING())), Row.of("text")));
+        tEnv.executeSql(
+                "CREATE MODEL triage INPUT (doc STRING) OUTPUT (label STRING) WITH ('provider' ="
+                        + " 'zerolayer', 'task' = 'classify', 'labels' = 'a, b')");
+        assertThat(
+                        tEnv.explainSql(
+                                "SELECT * FROM ML_PREDICT(TABLE docs, MODEL triage,"
+                                        + " DESCRIPTOR(doc))"))
+                .contains("MLPredict");
+        assertThatThrownBy(
+                        () ->
+                                tEnv.explainSql(
+                                        "SELECT * FROM ML_PREDICT(TABLE docs, MODEL triage,"
+                                                + " DESCRIPTOR(doc), MAP['async', 'false'])"))
+                .satisfies(e -> assertThat(chain(e)).contains("doesn't support sync mode"));
+    }
+
     /** Every message of an exception's causes, joined. */
     private static String chain(Throwable e) {
         List<String> messages = new ArrayList<>();

@@ -28,8 +28,10 @@ import io.zerolayer.schemas.AnalysisResponse;
 import io.zerolayer.schemas.KernelCostRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Requests analysed in batches inside the caller's process: the streaming job's classifier and one
@@ -54,8 +56,16 @@ public final class InProcessAnalyzer implements AutoCloseable {
     private final GraphCompiler compiler;
     private final TenantRouting routing;
     private final int safeModeMaxChars;
+    private final long passTokens;
+    private final SliceBoundary slices;
 
-    private InProcessAnalyzer(ExecutorSetup setup, SafeModePolicy safeMode) {
+    private InProcessAnalyzer(ExecutorSetup setup, SafeModePolicy safeMode, long passTokens) {
+        this.passTokens = passTokens;
+        // encoder runs cut as the executor cuts them, so answers and bills match the job's
+        this.slices =
+                setup.sliceMillis() == 0
+                        ? SliceBoundary.NONE
+                        : new SliceBoundary(setup.sliceMillis() * 1_000, () -> 0);
         TaskContracts contracts =
                 setup.contractsYaml() == null
                         ? TaskContracts.builtIn()
@@ -113,9 +123,12 @@ public final class InProcessAnalyzer implements AutoCloseable {
      *
      * @param safeMode whether a prompt of abnormal structure is served by the SAFE graph or
      *     rejected
+     * @param passTokens most estimated padded tokens of one encoder pass: micro-batches run
+     *     together up to it, as the executor's inference thread runs them
      */
-    public static InProcessAnalyzer open(ExecutorSetup setup, SafeModePolicy safeMode) {
-        return new InProcessAnalyzer(setup, safeMode);
+    public static InProcessAnalyzer open(
+            ExecutorSetup setup, SafeModePolicy safeMode, long passTokens) {
+        return new InProcessAnalyzer(setup, safeMode, passTokens);
     }
 
     /**
@@ -124,18 +137,34 @@ public final class InProcessAnalyzer implements AutoCloseable {
      * is answered FAILED.
      */
     public List<Answer> analyse(List<AnalysisRequest> requests) {
-        Map<String, AnalysisResponse> responses = new HashMap<>();
-        Map<String, List<KernelCostRecord>> costs = new HashMap<>();
+        Answer[] answers = new Answer[requests.size()];
+        analyse(requests, (index, answer) -> answers[index] = answer);
+        return List.of(answers);
+    }
+
+    /**
+     * As {@link #analyse(List)}, handing each request's answer to {@code answered} (with the
+     * request's index) as soon as it is complete: a rejected one at once, the others as their
+     * micro-batch finishes. The micro-batches run in waves of at most the pass tokens, in one
+     * encoder pass per encoder, so a caller can take in new requests while later waves run.
+     */
+    public void analyse(List<AnalysisRequest> requests, BiConsumer<Integer, Answer> answered) {
+        Map<String, Integer> index = new HashMap<>();
         List<RoutedRequest> routed = new ArrayList<>();
-        for (AnalysisRequest request : requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            AnalysisRequest request = requests.get(i);
+            index.put(request.getRequestId(), i);
             long start = System.nanoTime();
             ClassifiedPrompt classified = classifier.classify(request.getPrompt());
             long classifyMicros = (System.nanoTime() - start) / 1_000;
             RequestDecision decision = decide(request, classified);
             if (decision == null) {
-                responses.put(
-                        request.getRequestId(),
-                        Responses.rejected(request, classified.diagnostics(), classifyMicros));
+                answered.accept(
+                        i,
+                        new Answer(
+                                Responses.rejected(
+                                        request, classified.diagnostics(), classifyMicros),
+                                List.of()));
                 continue;
             }
             routed.add(
@@ -147,6 +176,9 @@ public final class InProcessAnalyzer implements AutoCloseable {
                             classifyMicros,
                             System.currentTimeMillis()));
         }
+        // replies and cost records of one wave, handed on when the wave is done
+        Map<String, AnalysisResponse> responses = new LinkedHashMap<>();
+        Map<String, List<KernelCostRecord>> costs = new HashMap<>();
         BatchAnswers.Out out =
                 BatchAnswers.Out.of(
                         (RoutedRequest in, Reply reply) ->
@@ -156,31 +188,45 @@ public final class InProcessAnalyzer implements AutoCloseable {
                                                 record.getRequestId(), id -> new ArrayList<>())
                                         .add(record),
                         descriptor -> {});
-        // micro-batches of each graph's batch size, as the executor takes them from its queue
-        List<SlotBatches.GraphBatch> prepared = new ArrayList<>();
+        Runnable handOn =
+                () -> {
+                    responses.forEach(
+                            (id, response) ->
+                                    answered.accept(
+                                            index.get(id),
+                                            new Answer(
+                                                    response, costs.getOrDefault(id, List.of()))));
+                    responses.clear();
+                    costs.clear();
+                };
+        // micro-batches of each graph's batch size, as the executor takes them from its queue,
+        // run together up to the pass tokens, as its inference thread joins waiting batches
+        List<List<SlotBatches.GraphBatch>> waves = new ArrayList<>();
+        long waveTokens = 0;
         for (SlotBatches.GraphBatch group : batches.prepare(routed, null, out)) {
             int size = Math.max(1, policy.batchSize(group.graph()));
             for (int from = 0; from < group.bound().size(); from += size) {
-                prepared.add(
+                SlotBatches.GraphBatch batch =
                         new SlotBatches.GraphBatch(
                                 group.graph(),
                                 group.bound()
                                         .subList(from, Math.min(group.bound().size(), from + size)),
-                                group.alone()));
+                                group.alone());
+                if (waves.isEmpty() || waveTokens + batch.paddedTokens() > passTokens) {
+                    waves.add(new ArrayList<>());
+                    waveTokens = 0;
+                }
+                waveTokens += batch.paddedTokens();
+                waves.get(waves.size() - 1).add(batch);
             }
         }
-        for (SlotBatches.Executed executed :
-                batches.executeTogether(prepared, SliceBoundary.NONE)) {
-            batches.finish(executed, out);
+        handOn.run(); // requests prepare answered (past their deadline, or unbound)
+        for (List<SlotBatches.GraphBatch> wave : waves) {
+            for (SlotBatches.Executed executed : batches.executeTogether(wave, slices)) {
+                batches.finish(executed, out);
+            }
+            handOn.run();
         }
-        List<Answer> answers = new ArrayList<>(requests.size());
-        for (AnalysisRequest request : requests) {
-            answers.add(
-                    new Answer(
-                            responses.get(request.getRequestId()),
-                            costs.getOrDefault(request.getRequestId(), List.of())));
-        }
-        return answers;
     }
 
     /** The graphs warm in this analyzer now. */

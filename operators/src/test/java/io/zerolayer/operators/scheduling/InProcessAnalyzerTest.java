@@ -31,7 +31,8 @@ class InProcessAnalyzerTest {
                                 "cpu-generic",
                                 new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
                                 ExecutionSettings.DEFAULTS),
-                        SafeModePolicy.of(SafeModePolicy.Policy.STRICT, Map.of()));
+                        SafeModePolicy.of(SafeModePolicy.Policy.STRICT, Map.of()),
+                        16_384);
     }
 
     @AfterAll
