@@ -31,16 +31,16 @@ import org.apache.flink.util.CloseableIterator;
  * job, on the same documents and task: customer-service tickets of the benchmark's phrase banks,
  * classified into its five triage labels. Both run in this JVM on a local Flink of the same
  * parallelism; the streaming job on the embedded broker, fed by a client that keeps {@value
- * #IN_FLIGHT} requests in flight, and ML_PREDICT with as many rows in flight over its subtasks
- * ({@code table.exec.async-ml-predict.max-concurrent-operations}, a subtask's; Flink's default is
- * 10). Each is warmed up on other tickets first. The SQL query is a bounded job of its own, so its
- * figure includes submitting it and opening its ONNX sessions; the rate from its first row to its
- * last is given too.
+ * #IN_FLIGHT} requests (by default) in flight, and ML_PREDICT with as many rows in flight over its
+ * subtasks ({@code table.exec.async-ml-predict.max-concurrent-operations}, a subtask's; Flink's
+ * default is 10). Each is warmed up on other tickets first. The SQL query is a bounded job of its
+ * own, so its figure includes submitting it and opening its ONNX sessions; the rate from its first
+ * row to its last is given too.
  */
 public final class SqlBench {
     private SqlBench() {}
 
-    /** In flight at once: the streaming client's window, and ML_PREDICT's over its subtasks. */
+    /** In flight at once by default: the streaming client's window, ML_PREDICT's in all. */
     public static final int IN_FLIGHT = 100;
 
     /**
@@ -85,17 +85,18 @@ public final class SqlBench {
 
     /** Runs both systems on {@code rows} tickets, after {@code warmup} others. */
     public static List<Result> run(
-            int rows, int warmup, int parallelism, long seed, PrintStream log) throws Exception {
+            int rows, int warmup, int parallelism, int inFlight, long seed, PrintStream log)
+            throws Exception {
         List<String> measured = tickets(seed, rows);
         List<String> warm = tickets(seed + 1, warmup);
         List<Result> results = new ArrayList<>();
         log.printf(Locale.ROOT, "ML_PREDICT: %d tickets after %d to warm up …%n", rows, warmup);
-        results.add(sql(warm, parallelism, "warm-up"));
-        Result sql = sql(measured, parallelism, "ml_predict");
+        results.add(sql(warm, parallelism, inFlight, "warm-up"));
+        Result sql = sql(measured, parallelism, inFlight, "ml_predict");
         results.add(sql);
         log.println("  " + describe(sql));
         log.printf(Locale.ROOT, "streaming job: the same %d tickets …%n", rows);
-        Result streaming = streaming(warm, measured, parallelism);
+        Result streaming = streaming(warm, measured, parallelism, inFlight);
         results.add(streaming);
         log.println("  " + describe(streaming));
         return results.subList(1, results.size());
@@ -116,7 +117,8 @@ public final class SqlBench {
                 r.steadyRowsPerSecond());
     }
 
-    private static Result sql(List<String> tickets, int parallelism, String name) throws Exception {
+    private static Result sql(List<String> tickets, int parallelism, int inFlight, String name)
+            throws Exception {
         Configuration conf = new Configuration();
         // a values source of thousands of rows needs more than a local cluster's 64 MB default
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("256m"));
@@ -129,7 +131,7 @@ public final class SqlBench {
                 .set(
                         ExecutionConfigOptions
                                 .TABLE_EXEC_ASYNC_ML_PREDICT_MAX_CONCURRENT_OPERATIONS,
-                        Math.max(1, IN_FLIGHT / parallelism));
+                        Math.max(1, inFlight / parallelism));
         // a table over a collection source: a VALUES literal of thousands of rows is slow to plan
         tEnv.createTemporaryView(
                 "tickets",
@@ -174,21 +176,23 @@ public final class SqlBench {
                 (first - start) / 1e9);
     }
 
-    private static Result streaming(List<String> warm, List<String> tickets, int parallelism)
+    private static Result streaming(
+            List<String> warm, List<String> tickets, int parallelism, int inFlight)
             throws Exception {
         Configuration conf = new Configuration();
         conf.setString("parallelism.default", Integer.toString(parallelism));
         try (EmbeddedPipeline pipeline = EmbeddedPipeline.start(conf, null, parallelism);
                 ZeroLayerClient client = pipeline.client().build()) {
-            send(client, warm, "warm");
-            return send(client, tickets, "streaming job");
+            send(client, warm, inFlight, "warm");
+            return send(client, tickets, inFlight, "streaming job");
         }
     }
 
-    private static Result send(ZeroLayerClient client, List<String> tickets, String name)
+    private static Result send(
+            ZeroLayerClient client, List<String> tickets, int inFlight, String name)
             throws Exception {
         AnalysisTask task = task();
-        Semaphore window = new Semaphore(IN_FLIGHT);
+        Semaphore window = new Semaphore(inFlight);
         List<CompletableFuture<AnalysisResponse>> replies = new ArrayList<>();
         long[] first = {0};
         long start = System.nanoTime();

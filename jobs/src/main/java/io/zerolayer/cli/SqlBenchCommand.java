@@ -43,6 +43,14 @@ final class SqlBenchCommand implements Callable<Integer> {
             description = "Parallelism of both. Default: ${DEFAULT-VALUE}.")
     int parallelism;
 
+    @Option(
+            names = "--in-flight",
+            defaultValue = "" + SqlBench.IN_FLIGHT,
+            description =
+                    "Requests the streaming client keeps in flight, and rows ML_PREDICT keeps in"
+                            + " flight over its subtasks. Default: ${DEFAULT-VALUE}.")
+    int inFlight;
+
     @Option(names = "--seed", defaultValue = "42", description = "Ticket seed.")
     long seed;
 
@@ -50,17 +58,19 @@ final class SqlBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<SqlBench.Result> run = SqlBench.run(rows, warmup, parallelism, seed, System.out);
+        List<SqlBench.Result> run =
+                SqlBench.run(rows, warmup, parallelism, inFlight, seed, System.out);
         StringBuilder md = new StringBuilder();
         md.append("# ML_PREDICT against the streaming job\n\n")
                 .append(
                         String.format(
                                 Locale.ROOT,
-                                "`zerolayer bench sql --rows %d --warmup-rows %d -p %d --seed %d`,"
-                                        + " %s, %d cores.%n%n",
+                                "`zerolayer bench sql --rows %d --warmup-rows %d -p %d --in-flight"
+                                        + " %d --seed %d`, %s, %d cores.%n%n",
                                 rows,
                                 warmup,
                                 parallelism,
+                                inFlight,
                                 seed,
                                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME),
                                 Runtime.getRuntime().availableProcessors()))

@@ -102,7 +102,7 @@ public final class JobFunctions {
     }
 
     /** How executor slots use their TaskManager's embedding cache, from {@code conf}. */
-    static EmbeddingCache.Settings embeddingCache(Configuration conf) {
+    public static EmbeddingCache.Settings embeddingCache(Configuration conf) {
         return new EmbeddingCache.Settings(
                 conf.get(ExecutorOptions.EMBEDDING_CACHE_SIZE).getBytes(),
                 conf.get(ExecutorOptions.EMBEDDING_CACHE_SCOPE),

@@ -1,11 +1,9 @@
 package io.zerolayer.sql;
 
-import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.documents.Document;
 import io.zerolayer.operators.documents.DocumentFormat;
 import io.zerolayer.operators.documents.DocumentReaders;
-import io.zerolayer.operators.scheduling.ExecutorSetup;
 import io.zerolayer.operators.scheduling.InProcessAnalyzer;
 import io.zerolayer.schemas.AnalysisRequest;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -36,15 +33,7 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(BatchingPredictFunction.class);
 
-    private final ExecutorSetup setup;
-    private final SafeModePolicy safeMode;
-    private final AnalysisTask task;
-    private final DocumentFormat format;
-    private final Map<String, String> attributes;
-    private final String tenant;
-    private final ModelColumns columns;
-    private final long passTokens;
-    private final int inFlight;
+    private final ZeroLayerModel model;
 
     private transient InProcessAnalyzer analyzer;
     private transient BlockingQueue<Pending> queue;
@@ -53,33 +42,16 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
 
     private record Pending(AnalysisRequest request, CompletableFuture<Collection<RowData>> reply) {}
 
-    BatchingPredictFunction(
-            ExecutorSetup setup,
-            SafeModePolicy safeMode,
-            AnalysisTask task,
-            DocumentFormat format,
-            Map<String, String> attributes,
-            String tenant,
-            ModelColumns columns,
-            long passTokens,
-            int inFlight) {
-        this.passTokens = passTokens;
-        this.inFlight = inFlight;
-        this.setup = setup;
-        this.safeMode = safeMode;
-        this.task = task;
-        this.format = format;
-        this.attributes = Map.copyOf(attributes);
-        this.tenant = tenant;
-        this.columns = columns;
+    BatchingPredictFunction(ZeroLayerModel model) {
+        this.model = model;
     }
 
     @Override
     public void open(FunctionContext context) throws Exception {
-        analyzer = InProcessAnalyzer.open(setup, safeMode, passTokens);
+        analyzer = InProcessAnalyzer.open(model.analyzer());
         queue = new LinkedBlockingQueue<>();
         closed = false;
-        inference = new Thread(this::answerBatches, "zerolayer-ml-predict-" + task.task());
+        inference = new Thread(this::answerBatches, "zerolayer-ml-predict-" + model.task().task());
         inference.setDaemon(true);
         inference.start();
     }
@@ -96,10 +68,10 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
     AnalysisRequest request(String text) {
         return AnalysisRequest.newBuilder()
                 .setRequestId("sql-" + UUID.randomUUID())
-                .setTenantId(tenant)
-                .setPrompt(prompt(task, format, text))
+                .setTenantId(model.tenant())
+                .setPrompt(prompt(model.task(), model.format(), text))
                 .setSubmittedAt(Instant.now())
-                .setAttributes(attributes)
+                .setAttributes(model.attributes())
                 .build();
     }
 
@@ -130,13 +102,16 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
             }
             // half the rows Flink keeps in flight: the other half queue up meanwhile and are the
             // next batch, so the encoder never waits for Flink to send more
-            queue.drainTo(batch, Math.max(1, inFlight / 2) - 1);
+            queue.drainTo(batch, Math.max(1, model.inFlight() / 2) - 1);
             try {
                 // each row as its micro-batch finishes: Flink takes in new rows meanwhile, which
                 // form the next batch
                 analyzer.analyse(
                         batch.stream().map(Pending::request).toList(),
-                        (i, answer) -> batch.get(i).reply().complete(List.of(columns.row(answer))));
+                        (i, answer) ->
+                                batch.get(i)
+                                        .reply()
+                                        .complete(List.of(model.columns().row(answer))));
             } catch (RuntimeException e) {
                 LOG.error("A batch of {} rows failed", batch.size(), e);
                 batch.forEach(p -> p.reply().completeExceptionally(e));

@@ -1,7 +1,9 @@
 package io.zerolayer.sql;
 
+import io.zerolayer.jobs.ExecutorOptions;
 import io.zerolayer.jobs.JobFunctions;
 import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.scheduling.InProcessAnalyzer;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -75,18 +77,21 @@ public final class ZeroLayerModelProviderFactory implements ModelProviderFactory
                 ModelColumns.of(
                         model, task.task(), context.getCatalogModel().getResolvedOutputSchema());
         return new ZeroLayerModelProvider(
-                JobFunctions.inProcessSetup(settings),
-                JobFunctions.safeMode(settings),
-                task,
-                ZeroLayerModelOptions.format(options),
-                ZeroLayerModelOptions.attributes(options),
-                options.get(ZeroLayerModelOptions.TENANT),
-                columns,
-                settings.get(io.zerolayer.jobs.ExecutorOptions.BATCH_MAX_TOKENS),
-                context.getConfiguration()
-                        .get(
-                                ExecutionConfigOptions
-                                        .TABLE_EXEC_ASYNC_ML_PREDICT_MAX_CONCURRENT_OPERATIONS));
+                new ZeroLayerModel(
+                        new InProcessAnalyzer.Settings(
+                                JobFunctions.inProcessSetup(settings),
+                                JobFunctions.safeMode(settings),
+                                settings.get(ExecutorOptions.BATCH_MAX_TOKENS),
+                                JobFunctions.embeddingCache(settings)),
+                        task,
+                        ZeroLayerModelOptions.format(options),
+                        ZeroLayerModelOptions.attributes(options),
+                        options.get(ZeroLayerModelOptions.TENANT),
+                        columns,
+                        context.getConfiguration()
+                                .get(
+                                        ExecutionConfigOptions
+                                                .TABLE_EXEC_ASYNC_ML_PREDICT_MAX_CONCURRENT_OPERATIONS)));
     }
 
     /** The {@code zerolayer.*} settings among the session's and the cluster's. */

@@ -59,8 +59,29 @@ public final class InProcessAnalyzer implements AutoCloseable {
     private final long passTokens;
     private final SliceBoundary slices;
 
-    private InProcessAnalyzer(ExecutorSetup setup, SafeModePolicy safeMode, long passTokens) {
-        this.passTokens = passTokens;
+    /**
+     * What an analyzer runs with.
+     *
+     * @param setup contracts, hardware, prices, warm-graph bounds, batching and slices, as an
+     *     executor slot's
+     * @param safeMode whether a prompt of abnormal structure is served by the SAFE graph or
+     *     rejected
+     * @param passTokens most estimated padded tokens of one encoder pass: micro-batches run
+     *     together up to it, as the executor's inference thread runs them
+     * @param embeddingCache how requests share the vectors of sequences encoded before (the JVM's
+     *     cache, as the executor slots of a TaskManager share it)
+     */
+    public record Settings(
+            ExecutorSetup setup,
+            SafeModePolicy safeMode,
+            long passTokens,
+            EmbeddingCache.Settings embeddingCache)
+            implements java.io.Serializable {}
+
+    private InProcessAnalyzer(Settings settings) {
+        ExecutorSetup setup = settings.setup();
+        SafeModePolicy safeMode = settings.safeMode();
+        this.passTokens = settings.passTokens();
         // encoder runs cut as the executor cuts them, so answers and bills match the job's
         this.slices =
                 setup.sliceMillis() == 0
@@ -97,7 +118,8 @@ public final class InProcessAnalyzer implements AutoCloseable {
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
         SlotMetrics metrics = new SlotMetrics() {};
-        policy = new MicroBatchPolicy(execution).withEmbeddingCache(EmbeddingCache.Settings.OFF);
+        graphs.useEmbeddingCache(EmbeddingCache.forTaskManager(settings.embeddingCache()));
+        policy = new MicroBatchPolicy(execution).withEmbeddingCache(settings.embeddingCache());
         batches =
                 new SlotBatches(
                         graphs,
@@ -118,17 +140,11 @@ public final class InProcessAnalyzer implements AutoCloseable {
     }
 
     /**
-     * An analyzer on this machine's hardware (or the profile {@code setup} names), with {@code
-     * setup}'s contracts, prices, warm-graph bounds and batching.
-     *
-     * @param safeMode whether a prompt of abnormal structure is served by the SAFE graph or
-     *     rejected
-     * @param passTokens most estimated padded tokens of one encoder pass: micro-batches run
-     *     together up to it, as the executor's inference thread runs them
+     * An analyzer on this machine's hardware (or the profile its setup names), with its setup's
+     * contracts, prices, warm-graph bounds and batching.
      */
-    public static InProcessAnalyzer open(
-            ExecutorSetup setup, SafeModePolicy safeMode, long passTokens) {
-        return new InProcessAnalyzer(setup, safeMode, passTokens);
+    public static InProcessAnalyzer open(Settings settings) {
+        return new InProcessAnalyzer(settings);
     }
 
     /**

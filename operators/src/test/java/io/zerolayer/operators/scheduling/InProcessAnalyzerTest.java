@@ -26,13 +26,15 @@ class InProcessAnalyzerTest {
     static void open() {
         analyzer =
                 InProcessAnalyzer.open(
-                        ExecutorSetup.of(
-                                null,
-                                "cpu-generic",
-                                new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
-                                ExecutionSettings.DEFAULTS),
-                        SafeModePolicy.of(SafeModePolicy.Policy.STRICT, Map.of()),
-                        16_384);
+                        new InProcessAnalyzer.Settings(
+                                ExecutorSetup.of(
+                                        null,
+                                        "cpu-generic",
+                                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                                        ExecutionSettings.DEFAULTS),
+                                SafeModePolicy.of(SafeModePolicy.Policy.STRICT, Map.of()),
+                                16_384,
+                                io.zerolayer.operators.execution.EmbeddingCache.Settings.OFF));
     }
 
     @AfterAll
