@@ -62,8 +62,9 @@ public final class ZeroLayerModelOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "The quality floor the model tier is chosen for, as a request's"
-                                    + " quality attribute; default: the task's.");
+                            "fast, balanced or best: the quality floor the encoder tier is"
+                                    + " chosen for, as a request's quality attribute; default: the"
+                                    + " task's.");
 
     public static final ConfigOption<String> COMPLIANCE =
             key("compliance")
@@ -133,7 +134,18 @@ public final class ZeroLayerModelOptions {
         }
         Map<String, String> attributes = new java.util.LinkedHashMap<>();
         attributes.put("compliance", compliance);
-        options.getOptional(QUALITY).ifPresent(q -> attributes.put("quality", q));
+        options.getOptional(QUALITY)
+                .ifPresent(
+                        q -> {
+                            try {
+                                attributes.put(
+                                        "quality",
+                                        io.zerolayer.operators.quality.QualityFloor.parse(q)
+                                                .toString());
+                            } catch (IllegalArgumentException e) {
+                                throw new ValidationException("Option " + e.getMessage(), e);
+                            }
+                        });
         return attributes;
     }
 

@@ -249,14 +249,22 @@ class SqlModelITCase {
                                 + " 'classify', 'labels' = 'a, b')",
                         "unknownoption",
                         "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' = 'classify',"
-                                + " 'labels' = 'a, b', 'temperature' = '0.7')");
+                                + " 'labels' = 'a, b', 'temperature' = '0.7')",
+                        "compliance",
+                        "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' = 'classify',"
+                                + " 'labels' = 'a, b', 'compliance' = 'paranoid')",
+                        "quality",
+                        "OUTPUT (label STRING) WITH ('provider' = 'zerolayer', 'task' = 'classify',"
+                                + " 'labels' = 'a, b', 'quality' = 'perfect')");
         Map<String, String> expected =
                 Map.of(
                         "misspelt", "error[ZL010]: Unknown task 'clasify'",
                         "nolabels", "error[ZL011]: Task 'classify' needs a non-empty <labels>",
                         "toolong", "error[ZL024]: attribute sentences of <task> is 99",
                         "wrongcolumn", "output column answer STRING is not one ZeroLayer fills",
-                        "unknownoption", "temperature");
+                        "unknownoption", "temperature",
+                        "compliance", "Option 'compliance' is 'paranoid'",
+                        "quality", "Option quality must be fast, balanced or best, not 'perfect'");
         for (var m : models.entrySet()) {
             // a model is only stored when created; its options are checked when a query uses it
             tEnv.executeSql("CREATE MODEL " + m.getKey() + " INPUT (doc STRING) " + m.getValue());

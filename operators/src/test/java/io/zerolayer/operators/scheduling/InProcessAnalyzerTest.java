@@ -43,12 +43,38 @@ class InProcessAnalyzerTest {
     }
 
     private static AnalysisRequest request(String id, String prompt) {
+        return request(id, prompt, Map.of());
+    }
+
+    private static AnalysisRequest request(
+            String id, String prompt, Map<String, String> attributes) {
         return AnalysisRequest.newBuilder()
                 .setRequestId(id)
                 .setTenantId("sql")
                 .setPrompt(prompt)
                 .setSubmittedAt(Instant.now())
+                .setAttributes(attributes)
                 .build();
+    }
+
+    @Test
+    void aStrictRequestRunsTheComplianceNodesAndAStandardOneDoesNot() {
+        List<InProcessAnalyzer.Answer> answers =
+                analyzer.analyse(
+                        List.of(
+                                request(
+                                        "strict",
+                                        ticket("Call me on 555-0100 about my refund."),
+                                        Map.of("compliance", "strict")),
+                                request(
+                                        "standard",
+                                        ticket("Call me on 555-0100 about my refund."))));
+        assertThat(answers.get(0).costs())
+                .extracting(KernelCostRecord::getNodeId)
+                .contains("redact", "audit");
+        assertThat(answers.get(1).costs())
+                .extracting(KernelCostRecord::getNodeId)
+                .doesNotContain("redact", "audit");
     }
 
     private static String ticket(String text) {
