@@ -332,7 +332,7 @@ public class DecodeAndClassifyFunction
         long start = System.nanoTime();
         ClassifiedPrompt classified = classifier.classify(request.getPrompt());
         long classifyMicros = (System.nanoTime() - start) / 1_000;
-        RequestDecision decision = decide(request, classified);
+        RequestDecision decision = routing.decide(request, classified, compiler, safeModeMaxChars);
         if (decision == null) {
             reject(request, route, classified, classifyMicros, ctx);
             return;
@@ -370,24 +370,6 @@ public class DecodeAndClassifyFunction
         if (decision.safeMode()) {
             safeMode.inc();
         }
-    }
-
-    /**
-     * What the classifier decides of a request: its graph and tier, or the SAFE graph for a prompt
-     * of abnormal structure whose tenant degrades; null when it is rejected.
-     */
-    private RequestDecision decide(AnalysisRequest request, ClassifiedPrompt classified) {
-        if (classified.compiles()) {
-            return RequestDecision.of(
-                    classified,
-                    compiler,
-                    routing.qualityFloor(request, classified.contract().quality()),
-                    routing.strict(request));
-        }
-        if (classified.abnormal() && routing.degrades(request.getTenantId())) {
-            return RequestDecision.safe(classified, compiler, safeModeMaxChars);
-        }
-        return null;
     }
 
     /** Answers a request its contracts reject REJECTED, with its diagnostics, and counts it. */

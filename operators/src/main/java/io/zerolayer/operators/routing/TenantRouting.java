@@ -1,10 +1,13 @@
 package io.zerolayer.operators.routing;
 
+import io.zerolayer.operators.compiler.GraphCompiler;
+import io.zerolayer.operators.compiler.RequestDecision;
 import io.zerolayer.operators.contracts.SafeModePolicy;
 import io.zerolayer.operators.door.TenantsInForce;
 import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.operators.execution.ExecutionSettings;
 import io.zerolayer.operators.quality.QualityFloor;
+import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.schemas.AnalysisRequest;
 import java.util.Map;
 
@@ -61,6 +64,29 @@ public final class TenantRouting {
         QualityFloor asked =
                 QualityFloor.named(attributes == null ? null : attributes.get("quality"));
         return QualityFloor.max(tenant, asked != null ? asked : task);
+    }
+
+    /**
+     * What the classifier decides of a request: its graph and tier (its quality floor, exact at
+     * level 3), or the SAFE graph for a prompt of abnormal structure whose tenant degrades (texts
+     * of at most {@code safeModeMaxChars}); null when it is rejected.
+     */
+    public RequestDecision decide(
+            AnalysisRequest request,
+            ClassifiedPrompt classified,
+            GraphCompiler compiler,
+            int safeModeMaxChars) {
+        if (classified.compiles()) {
+            return RequestDecision.of(
+                    classified,
+                    compiler,
+                    qualityFloor(request, classified.contract().quality()),
+                    strict(request));
+        }
+        if (classified.abnormal() && degrades(request.getTenantId())) {
+            return RequestDecision.safe(classified, compiler, safeModeMaxChars);
+        }
+        return null;
     }
 
     /**

@@ -173,7 +173,8 @@ public final class InProcessAnalyzer implements AutoCloseable {
             long start = System.nanoTime();
             ClassifiedPrompt classified = classifier.classify(request.getPrompt());
             long classifyMicros = (System.nanoTime() - start) / 1_000;
-            RequestDecision decision = decide(request, classified);
+            RequestDecision decision =
+                    routing.decide(request, classified, compiler, safeModeMaxChars);
             if (decision == null) {
                 answered.accept(
                         i,
@@ -248,21 +249,6 @@ public final class InProcessAnalyzer implements AutoCloseable {
     /** The graphs warm in this analyzer now. */
     public int warmGraphs() {
         return graphs.size();
-    }
-
-    /** As the job's classifier decides: its graph, the SAFE graph, or null when rejected. */
-    private RequestDecision decide(AnalysisRequest request, ClassifiedPrompt classified) {
-        if (classified.compiles()) {
-            return RequestDecision.of(
-                    classified,
-                    compiler,
-                    routing.qualityFloor(request, classified.contract().quality()),
-                    routing.strict(request));
-        }
-        if (classified.abnormal() && routing.degrades(request.getTenantId())) {
-            return RequestDecision.safe(classified, compiler, safeModeMaxChars);
-        }
-        return null;
     }
 
     @Override
