@@ -193,6 +193,23 @@ class SqlModelITCase {
         }
         assertThat(shared).as("some row's encoder pass was shared with other rows").isTrue();
 
+        // the bill as a table of its own, a cost record a row, as docs/sql.md writes it
+        List<Row> bill =
+                collect(
+                        tEnv,
+                        "SELECT id, k.record_id, k.kernel, k.nano_usd FROM ML_PREDICT(TABLE"
+                                + " articles, MODEL topic, DESCRIPTOR(doc)) CROSS JOIN"
+                                + " UNNEST(kernel_costs) AS k (record_id, node, kernel, device,"
+                                + " duration_nanos, batch_size, request_items, nano_usd)");
+        // a record for every kernel each article ran this time (its sequences came from the
+        // TaskManager's embedding cache now: a cache kernel in place of the encoder's)
+        assertThat(bill.stream().map(r -> r.getField("id")).distinct())
+                .containsExactlyInAnyOrderElementsOf(
+                        articles.stream().map(LabelledText::id).toList());
+        assertThat(bill).extracting(r -> r.getField("kernel")).contains("cache");
+        assertThat(bill).allSatisfy(r -> assertThat((Long) r.getField("nano_usd")).isNotNegative());
+        assertThat(bill.stream().map(r -> r.getField("record_id")).distinct()).hasSize(bill.size());
+
         // another task on the same table: the summaries the streaming job wrote
         tEnv.executeSql(
                 "CREATE MODEL gist INPUT (doc STRING) OUTPUT (summary STRING, status STRING)"
