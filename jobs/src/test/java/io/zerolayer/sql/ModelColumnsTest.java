@@ -59,12 +59,17 @@ class ModelColumnsTest {
     }
 
     private static RowData answer(AnalysisTask task, String... columns) {
+        return answer(task.task(), task, columns);
+    }
+
+    /** {@code task}'s answer read into the columns of a model of task {@code model}. */
+    private static RowData answer(String model, AnalysisTask task, String... columns) {
         ResolvedSchema schema =
                 ResolvedSchema.of(
                         java.util.Arrays.stream(columns)
                                 .map(c -> (Column) Column.physical(c, type(c)))
                                 .toList());
-        ModelColumns read = ModelColumns.of("m", task.task(), schema);
+        ModelColumns read = ModelColumns.of("m", model, schema);
         String prompt = BatchingPredictFunction.prompt(task, DocumentFormat.TEXT, LEASE);
         InProcessAnalyzer.Answer answer =
                 analyzer.analyse(
@@ -136,6 +141,32 @@ class ModelColumnsTest {
             norm += vector.getFloat(i) * vector.getFloat(i);
         }
         assertThat(Math.sqrt(norm)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
+    }
+
+    @Test
+    void aRowTheContractsRejectHasNoAnswerButItsStatusAndDiagnostics() {
+        // what a row over a contract's limit meets at run time; a misspelt task stands in for it
+        RowData answered =
+                answer(
+                        task("classify").labels("rent, pets").buildForContracts(),
+                        "label",
+                        "status",
+                        "diagnostics",
+                        "cost_nano_usd");
+        assertThat(answered.getString(1).toString()).isEqualTo("OK");
+        assertThat(answered.isNullAt(2)).as("no diagnostics").isTrue();
+        RowData refused =
+                answer(
+                        "classify",
+                        AnalysisTask.builder("clasify").outputFormat("json").buildForContracts(),
+                        "label",
+                        "status",
+                        "diagnostics",
+                        "cost_nano_usd");
+        assertThat(refused.isNullAt(0)).as("no label").isTrue();
+        assertThat(refused.getString(1).toString()).isEqualTo("REJECTED");
+        assertThat(refused.getString(2).toString()).startsWith("error[ZL010]: Unknown task");
+        assertThat(refused.getLong(3)).isZero();
     }
 
     @Test
