@@ -23,11 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code ML_PREDICT} on a ZeroLayer model, batched: Flink's async operator keeps up to its capacity
- * of rows in flight ({@code table.exec.async-ml-predict.buffer-capacity}), each an {@link
- * #asyncPredict} call that queues the row; one inference thread per function instance takes every
- * queued row at once and answers them with an {@link InProcessAnalyzer} (compiled once per
- * structure, warm after, micro-batches of each graph's batch size), completing each row as its
- * micro-batch finishes, so rows that arrive meanwhile form the next batch.
+ * of rows in flight ({@code table.exec.async-ml-predict.max-concurrent-operations}), each an {@link
+ * #asyncPredict} call that queues the row; one inference thread per function instance takes up to
+ * half that many queued rows at once and answers them with an {@link InProcessAnalyzer} (compiled
+ * once per structure, warm after, the executor's micro-batches and encoder passes), completing each
+ * row as its micro-batch finishes, so the rows that arrive meanwhile form the next batch.
  */
 public final class BatchingPredictFunction extends AsyncPredictFunction {
     private static final long serialVersionUID = 1L;
@@ -91,7 +91,7 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
         return task.promptFor(document, format);
     }
 
-    /** The inference thread: every queued row at once, until closed. */
+    /** The inference thread: batches of the queued rows, until closed. */
     private void answerBatches() {
         List<Pending> batch = new ArrayList<>();
         while (!closed) {
