@@ -4,7 +4,6 @@ import io.zerolayer.client.ZeroLayerClient;
 import io.zerolayer.embedded.DemoTenant;
 import io.zerolayer.embedded.EmbeddedPipeline;
 import io.zerolayer.operators.documents.AnalysisTask;
-import io.zerolayer.operators.documents.Document;
 import io.zerolayer.operators.documents.DocumentFormat;
 import io.zerolayer.schemas.AnalysisRequest;
 import io.zerolayer.schemas.AnalysisResponse;
@@ -198,12 +197,7 @@ public final class SqlBench {
         long start = System.nanoTime();
         for (int i = 0; i < tickets.size(); i++) {
             window.acquire();
-            String prompt =
-                    task.promptFor(
-                            new Document(
-                                    null,
-                                    List.of(new Document.Section(null, null, tickets.get(i)))),
-                            DocumentFormat.TEXT);
+            String prompt = task.promptForText(tickets.get(i), DocumentFormat.TEXT);
             replies.add(
                     client.submit(
                                     AnalysisRequest.newBuilder()

@@ -1,12 +1,7 @@
 package io.zerolayer.sql;
 
-import io.zerolayer.operators.documents.AnalysisTask;
-import io.zerolayer.operators.documents.Document;
-import io.zerolayer.operators.documents.DocumentFormat;
-import io.zerolayer.operators.documents.DocumentReaders;
 import io.zerolayer.operators.scheduling.InProcessAnalyzer;
 import io.zerolayer.schemas.AnalysisRequest;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -69,26 +64,10 @@ public final class BatchingPredictFunction extends AsyncPredictFunction {
         return AnalysisRequest.newBuilder()
                 .setRequestId("sql-" + UUID.randomUUID())
                 .setTenantId(model.tenant())
-                .setPrompt(prompt(model.task(), model.format(), text))
+                .setPrompt(model.task().promptForText(text, model.format()))
                 .setSubmittedAt(Instant.now())
                 .setAttributes(model.attributes())
                 .build();
-    }
-
-    /** The prompt of {@code text} under {@code task}: what the streaming job would be sent. */
-    static String prompt(AnalysisTask task, DocumentFormat format, String text) {
-        Document document;
-        try {
-            document =
-                    format == DocumentFormat.TEXT
-                            ? new Document(null, List.of(new Document.Section(null, null, text)))
-                            : DocumentReaders.read(
-                                    format, text.getBytes(StandardCharsets.UTF_8), "row");
-        } catch (Exception unreadable) {
-            // read as plain text: the contracts still check what it becomes
-            document = new Document(null, List.of(new Document.Section(null, null, text)));
-        }
-        return task.promptFor(document, format);
     }
 
     /** The inference thread: batches of the queued rows, until closed. */

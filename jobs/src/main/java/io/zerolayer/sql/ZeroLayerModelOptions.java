@@ -4,8 +4,8 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
-import io.zerolayer.operators.documents.Document;
 import io.zerolayer.operators.documents.DocumentFormat;
+import io.zerolayer.operators.execution.ComplianceMode;
 import io.zerolayer.operators.prompt.PromptDiagnostic;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
@@ -128,12 +128,13 @@ public final class ZeroLayerModelOptions {
     /** The attributes each row's request carries: its compliance level and quality floor. */
     static Map<String, String> attributes(ReadableConfig options) {
         String compliance = options.get(COMPLIANCE);
-        if (!Set.of("standard", "audited", "strict").contains(compliance)) {
-            throw new ValidationException(
-                    "Option 'compliance' is '" + compliance + "'; use standard, audited or strict");
-        }
         Map<String, String> attributes = new java.util.LinkedHashMap<>();
-        attributes.put("compliance", compliance);
+        try {
+            attributes.put("compliance", ComplianceMode.parse(compliance).toString());
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    "Option 'compliance' is '" + compliance + "': " + e.getMessage(), e);
+        }
         options.getOptional(QUALITY)
                 .ifPresent(
                         q -> {
@@ -156,10 +157,7 @@ public final class ZeroLayerModelOptions {
      * @throws ValidationException with the contracts' diagnostics when they reject it
      */
     static void check(String model, AnalysisTask task, TaskContracts contracts) {
-        String prompt =
-                task.promptFor(
-                        new Document(null, List.of(new Document.Section(null, null, "text"))),
-                        DocumentFormat.TEXT);
+        String prompt = task.promptForText("text", DocumentFormat.TEXT);
         ClassifiedPrompt classified = new StructureClassifier(contracts).classify(prompt);
         if (!classified.compiles()) {
             throw new ValidationException(

@@ -70,7 +70,7 @@ class ModelColumnsTest {
                                 .map(c -> (Column) Column.physical(c, type(c)))
                                 .toList());
         ModelColumns read = ModelColumns.of("m", model, schema);
-        String prompt = BatchingPredictFunction.prompt(task, DocumentFormat.TEXT, LEASE);
+        String prompt = task.promptForText(LEASE, DocumentFormat.TEXT);
         InProcessAnalyzer.Answer answer =
                 analyzer.analyse(
                                 List.of(

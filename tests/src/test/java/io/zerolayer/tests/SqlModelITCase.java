@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerolayer.jobs.KafkaOptions;
 import io.zerolayer.operators.documents.AnalysisTask;
-import io.zerolayer.operators.documents.Document;
 import io.zerolayer.operators.documents.DocumentFormat;
 import io.zerolayer.operators.eval.ClassificationCorpus;
 import io.zerolayer.operators.eval.EvalCorpora;
@@ -306,10 +305,7 @@ class SqlModelITCase {
             String id,
             AnalysisTask task,
             String text) {
-        String prompt =
-                task.promptFor(
-                        new Document(null, List.of(new Document.Section(null, null, text))),
-                        DocumentFormat.TEXT);
+        String prompt = task.promptForText(text, DocumentFormat.TEXT);
         KAFKA.send(
                 conf.get(KafkaOptions.REQUESTS_TOPIC),
                 null,

@@ -104,6 +104,23 @@ public final class AnalysisTask implements Serializable {
     }
 
     /**
+     * The prompt for a document given as {@code text} in {@code format} (text, markdown or html),
+     * read as {@code zerolayer analyze} reads a file of it. Text no reader takes (blank, or not of
+     * the format) goes in as written, for the contracts to judge: this never fails.
+     */
+    public String promptForText(String text, DocumentFormat format) {
+        Document document;
+        try {
+            document =
+                    DocumentReaders.read(
+                            format, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), "text");
+        } catch (UnreadableDocumentException | IllegalArgumentException unreadable) {
+            document = new Document(null, List.of(new Document.Section(null, null, text)));
+        }
+        return promptFor(document, format);
+    }
+
+    /**
      * A prompt file's prompt as it will run: unchanged when it names its own task, else this task's
      * header before it.
      */

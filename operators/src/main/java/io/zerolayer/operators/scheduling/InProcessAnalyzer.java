@@ -68,8 +68,8 @@ public final class InProcessAnalyzer implements AutoCloseable {
      *     rejected
      * @param passTokens most estimated padded tokens of one encoder pass: micro-batches run
      *     together up to it, as the executor's inference thread runs them
-     * @param embeddingCache how requests share the vectors of sequences encoded before (the JVM's
-     *     cache, as the executor slots of a TaskManager share it)
+     * @param embeddingCache how requests share the vectors of sequences encoded before: in a cache
+     *     of the JVM's in-process analyzers, apart from the streaming job's
      */
     public record Settings(
             ExecutorSetup setup,
@@ -118,7 +118,7 @@ public final class InProcessAnalyzer implements AutoCloseable {
                         headroom::describe,
                         execution.pruneBelowFreeRatio());
         SlotMetrics metrics = new SlotMetrics() {};
-        graphs.useEmbeddingCache(EmbeddingCache.forTaskManager(settings.embeddingCache()));
+        graphs.useEmbeddingCache(cache(settings.embeddingCache()));
         policy = new MicroBatchPolicy(execution).withEmbeddingCache(settings.embeddingCache());
         batches =
                 new SlotBatches(
@@ -139,6 +139,25 @@ public final class InProcessAnalyzer implements AutoCloseable {
         safeModeMaxChars = contracts.limits().safeModeMaxChars();
     }
 
+    private static EmbeddingCache cache;
+
+    /**
+     * The cache the in-process analyzers of this JVM share, made with the first bound asked for;
+     * null when {@code settings} turn it off. It is not the TaskManager's cache of the streaming
+     * job's slots: the tenant an in-process caller names is not verified, so its scope must not
+     * reach the entries of a tenant whose requests were signed (a hit would tell it what that
+     * tenant sent).
+     */
+    private static synchronized EmbeddingCache cache(EmbeddingCache.Settings settings) {
+        if (!settings.enabled()) {
+            return null;
+        }
+        if (cache == null) {
+            cache = new EmbeddingCache(settings.maxBytes());
+        }
+        return cache;
+    }
+
     /**
      * An analyzer on this machine's hardware (or the profile its setup names), with its setup's
      * contracts, prices, warm-graph bounds and batching.
@@ -148,9 +167,9 @@ public final class InProcessAnalyzer implements AutoCloseable {
     }
 
     /**
-     * Answers {@code requests}, in their order: those the contracts reject REJECTED with their
-     * diagnostics, the others run in batches by graph. Never throws for a request: one that fails
-     * is answered FAILED.
+     * Answers {@code requests} (their ids unique among them), in their order: those the contracts
+     * reject REJECTED with their diagnostics, the others run in batches by graph. Never throws for
+     * a request: one that fails is answered FAILED.
      */
     public List<Answer> analyse(List<AnalysisRequest> requests) {
         Answer[] answers = new Answer[requests.size()];

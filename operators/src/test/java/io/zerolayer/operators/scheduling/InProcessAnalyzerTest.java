@@ -58,6 +58,40 @@ class InProcessAnalyzerTest {
     }
 
     @Test
+    void withACacheTheRepeatedLabelsAreReadFromItNotFromTheStreamingJobsCache() {
+        var settings =
+                new io.zerolayer.operators.execution.EmbeddingCache.Settings(
+                        16 << 20,
+                        io.zerolayer.operators.execution.EmbeddingCache.Scope.TENANT,
+                        false);
+        var jobs = io.zerolayer.operators.execution.EmbeddingCache.forTaskManager(settings);
+        long jobEntries = jobs.size();
+        try (InProcessAnalyzer cached =
+                InProcessAnalyzer.open(
+                        new InProcessAnalyzer.Settings(
+                                ExecutorSetup.of(
+                                        null,
+                                        "cpu-generic",
+                                        new WarmGraphCache.Bounds(8, 64 << 20, 3_600_000),
+                                        ExecutionSettings.DEFAULTS),
+                                SafeModePolicy.of(SafeModePolicy.Policy.STRICT, Map.of()),
+                                16_384,
+                                settings))) {
+            cached.analyse(List.of(request("c1", ticket("My lamp broke."))));
+            List<InProcessAnalyzer.Answer> again =
+                    cached.analyse(List.of(request("c2", ticket("My lamp broke."))));
+            assertThat(again.get(0).costs())
+                    .extracting(KernelCostRecord::getKernel)
+                    .as("the second time, every sequence from the cache")
+                    .contains("cache")
+                    .doesNotContain("encode");
+        }
+        // a tenant an in-process caller names is not verified: it never reads, or fills, the
+        // cache of the streaming job's slots
+        assertThat(jobs.size()).isEqualTo(jobEntries);
+    }
+
+    @Test
     void aStrictRequestRunsTheComplianceNodesAndAStandardOneDoesNot() {
         List<InProcessAnalyzer.Answer> answers =
                 analyzer.analyse(
