@@ -7,6 +7,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import io.zerolayer.gpu.quantization.PerRowQuantization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
@@ -45,6 +46,7 @@ public final class SentenceEncoder implements AutoCloseable {
     private final long sepId;
     private volatile boolean closed;
     private String device = "cpu";
+    private boolean batchInvariant = true;
 
     private SentenceEncoder(
             EncoderModel model,
@@ -149,15 +151,29 @@ public final class SentenceEncoder implements AutoCloseable {
             if (target.isCuda()) {
                 device = CudaProvider.addTo(options, target) ? target.toString() : "cpu";
             }
-            OrtSession session = env.createSession(weights, options);
+            PerRowQuantization.Result graph = PerRowQuantization.rewrite(weights);
+            weights = null; // the original bytes can go before the session copies the graph
+            if (!graph.batchInvariant()) {
+                LOG.warn(
+                        "Encoder {}: {} DynamicQuantizeLinear node(s) feed something other than"
+                                + " MatMulInteger and keep one activation scale per run, so its"
+                                + " answers depend on the requests batched beside them",
+                        model.id(),
+                        graph.kept());
+            }
+            OrtSession session = env.createSession(graph.model(), options);
             LOG.info(
-                    "Opened ONNX session {} (sha256 {}…) on {} in {} ms",
+                    "Opened ONNX session {} (sha256 {}…) on {} in {} ms{}",
                     model.id(),
                     checksum.substring(0, 12),
                     device,
-                    (System.nanoTime() - start) / 1_000_000);
+                    (System.nanoTime() - start) / 1_000_000,
+                    graph.rewritten() > 0
+                            ? ", " + graph.rewritten() + " activation quantisers made per row"
+                            : "");
             SentenceEncoder encoder = new SentenceEncoder(model, checksum, env, session, tokenizer);
             encoder.device = device;
+            encoder.batchInvariant = graph.batchInvariant();
             return encoder;
         } catch (OrtException | IOException e) {
             throw new EncoderException(
@@ -172,6 +188,14 @@ public final class SentenceEncoder implements AutoCloseable {
     /** Hex SHA-256 of the ONNX weights (verified); part of every graph id. */
     public String checksum() {
         return checksum;
+    }
+
+    /**
+     * Whether a text's output is independent of what it is batched with: true unless the model
+     * quantises activations dynamically in a way {@link PerRowQuantization} cannot make per row.
+     */
+    public boolean batchInvariant() {
+        return batchInvariant;
     }
 
     /** Where this session runs: {@code cpu} or {@code cuda:N}. */

@@ -2,6 +2,7 @@ package io.zerolayer.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -53,25 +54,40 @@ class SentenceEncoderTest {
         assertThat(v[0]).hasSize(model.hiddenSize());
     }
 
+    /** Texts of different lengths, so each is padded differently in every batch it joins. */
+    private static final List<String> TEXTS =
+            List.of(
+                    "Refund policy.",
+                    "A much longer sentence that forces the short one to be padded to the same"
+                            + " length in the batch.",
+                    "The Customer shall pay each undisputed invoice within thirty days of its"
+                            + " receipt, and late payments bear interest at one percent a month"
+                            + " until paid in full.",
+                    "Wheat exports rose sharply.",
+                    "ERROR 500 ZZZZ !!! 0xDEADBEEF ??? €€€ ∑∫ numbers 1234567890 and SHOUTING");
+
     @ParameterizedTest
     @MethodSource("shipped")
-    void paddingDoesNotChangeAVector(EncoderModel model) {
-        String shortText = "Refund policy.";
-        float[] alone = encoder(model).embed(List.of(shortText))[0];
-        float[] padded =
-                encoder(model)
-                        .embed(
-                                List.of(
-                                        shortText,
-                                        "A much longer sentence that forces the short one to be"
-                                                + " padded to the same length in the batch."))[0];
-        // fp32 is exact up to float rounding. The int8 model quantizes activations dynamically,
-        // with
-        // one scale per tensor, so a longer batch companion shifts the scale: measured ~0.988 here.
-        // That makes int8 output depend on batch composition, which micro-batching must keep in
-        // mind.
-        double floor = model.precision().equals("fp32") ? 0.9999 : 0.97;
-        assertThat(Pooling.cosine(alone, padded)).isGreaterThan(floor);
+    void aTextsVectorIsTheSameAloneAndInAnyBatch(EncoderModel model) {
+        SentenceEncoder encoder = encoder(model);
+        assertThat(encoder.batchInvariant()).isTrue();
+        float[][] together = encoder.embed(TEXTS);
+        List<String> reversed = new java.util.ArrayList<>(TEXTS);
+        java.util.Collections.reverse(reversed);
+        float[][] backwards = encoder.embed(reversed);
+        for (int i = 0; i < TEXTS.size(); i++) {
+            float[] alone = encoder.embed(List.of(TEXTS.get(i)))[0];
+            float[] withTheLongest = encoder.embed(List.of(TEXTS.get(i), TEXTS.get(2)))[0];
+            assertThat(together[i])
+                    .as("text %d in a batch of 5", i)
+                    .containsExactly(alone, within(1e-4f));
+            assertThat(backwards[TEXTS.size() - 1 - i])
+                    .as("text %d in reverse order", i)
+                    .containsExactly(alone, within(1e-4f));
+            assertThat(withTheLongest)
+                    .as("text %d padded to the longest", i)
+                    .containsExactly(alone, within(1e-4f));
+        }
     }
 
     @ParameterizedTest
