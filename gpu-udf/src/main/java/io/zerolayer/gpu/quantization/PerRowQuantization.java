@@ -21,11 +21,12 @@ import java.util.Set;
  * it, move that text's scale and so its answer. This rewrite replaces each {@code
  * DynamicQuantizeLinear} whose outputs only feed {@code MatMulInteger}s and the scale {@code Mul}s
  * after them by the same arithmetic over the last axis ({@code ReduceMax}/{@code ReduceMin} →
- * scale, zero point, {@code Round}, {@code Clip}, {@code Cast}), so a row's codes depend on that
- * row alone. ONNX Runtime's {@code MatMulInteger} takes only a scalar zero point for A, so each
- * matmul runs with zero point 0 and subtracts {@code zeroPoint[row] × Σ_k (B[k,n] − zpB[n])}
- * afterwards, in int32: exactly a per-row zero point, with the column sums computed here from the
- * weights. The scale, now {@code [.., 1]}, broadcasts through the scale {@code Mul}s unchanged.
+ * scale, zero point, {@code Round}, {@code Clip}, {@code Cast}), with codes 0..{@value #CODE_MAX},
+ * so a row's codes depend on that row alone. ONNX Runtime's {@code MatMulInteger} takes only a
+ * scalar zero point for A, so each matmul runs with zero point 0 and subtracts {@code
+ * zeroPoint[row] × Σ_k (B[k,n] − zpB[n])} afterwards, in int32: exactly a per-row zero point, with
+ * the column sums computed here from the weights. The scale, now {@code [.., 1]}, broadcasts
+ * through the scale {@code Mul}s unchanged.
  *
  * <p>A {@code DynamicQuantizeLinear} used any other way is left as it is and counted in {@link
  * Result#kept()}: that model's int8 answers still depend on their batch.
@@ -67,6 +68,15 @@ public final class PerRowQuantization {
     private static final int UINT8 = 2;
     private static final int INT8 = 3;
     private static final int INT32 = 6;
+
+    /**
+     * The largest activation code: 7 bits, not 8. x86 CPUs without VNNI multiply uint8 codes by
+     * int8 weights with {@code vpmaddubsw}, which saturates a pair of products at 32 767; with
+     * codes up to 255 and weights of ±127 a pair can exceed it, so AVX2 machines and VNNI machines
+     * gave different answers. Codes up to 127 keep every pair below it, and the integer product is
+     * then exact on every CPU.
+     */
+    static final int CODE_MAX = 127;
 
     private static final String PREFIX = "zerolayer/per_row/";
     private static final String ZERO_F = PREFIX + "zero_f";
@@ -324,7 +334,7 @@ public final class PerRowQuantization {
 
         byte[] write() {
             newInitializers.add(floatScalar(ZERO_F, 0f));
-            newInitializers.add(floatScalar(QMAX_F, 255f));
+            newInitializers.add(floatScalar(QMAX_F, CODE_MAX));
             newInitializers.add(floatScalar(TINY_F, Float.MIN_NORMAL));
             newInitializers.add(
                     ProtoMessage.write(
@@ -385,7 +395,7 @@ public final class PerRowQuantization {
             String codes = dql.outputs().get(0);
             String scale = dql.outputs().get(1);
             String zeroPoint = rowZeroPoint(dql);
-            // as DynamicQuantizeLinear, per row: the range always holds 0
+            // as DynamicQuantizeLinear, per row and over 0..CODE_MAX: the range always holds 0
             if (axesAsInput) {
                 node(out, p + "max", "ReduceMax", List.of(x, LAST_AXIS), p + "max");
                 node(out, p + "min", "ReduceMin", List.of(x, LAST_AXIS), p + "min");

@@ -152,8 +152,8 @@ class PerRowQuantizationTest {
     }
 
     /**
-     * x [rows, 4] → DynamicQuantizeLinear → MatMulInteger with int8 weights [4, 5] and a zero
-     * point per column → Cast → Mul by (scale × weight scale): the layout ONNX Runtime's dynamic
+     * x [rows, 4] → DynamicQuantizeLinear → MatMulInteger with int8 weights [4, 5] and a zero point
+     * per column → Cast → Mul by (scale × weight scale): the layout ONNX Runtime's dynamic
      * quantiser writes. With {@code codesAlsoCast}, the codes also feed a Cast to a second output.
      */
     static byte[] tinyModel(boolean codesAlsoCast) {

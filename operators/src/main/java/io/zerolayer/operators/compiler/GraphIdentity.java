@@ -29,7 +29,7 @@ public record GraphIdentity(
      * Bumped whenever the compiler would run a plan differently for the same canonical form (a
      * change to what a plan says changes its id by itself).
      */
-    public static final String COMPILER_VERSION = "zlc-5";
+    public static final String COMPILER_VERSION = "zlc-6";
 
     /**
      * Hardware profile of routing ids: the classifier does not know which slot, and so which

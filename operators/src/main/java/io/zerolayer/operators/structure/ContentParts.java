@@ -1,8 +1,10 @@
 package io.zerolayer.operators.structure;
 
+import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -110,19 +112,22 @@ public final class ContentParts {
     }
 
     /**
-     * Where to cut {@code text} at or before {@code limit} (and after {@code from}): after the last
-     * sentence end in the second half of the span, else after its last line break, else after its
-     * last space, else at {@code limit}. A cut never splits a surrogate pair.
+     * Where to cut {@code text} at or before {@code limit} (and after {@code from}): at the last
+     * sentence boundary in the second half of the span, else after its last line break, else after
+     * its last space, else at {@code limit}. Sentence boundaries are the ones the chunker cuts a
+     * run's sentences at ({@link BreakIterator}, English), so the sentences on either side of a cut
+     * are the whole document's, and each part encodes the same sequences the whole would. A cut
+     * never splits a surrogate pair.
      */
     static int breakBefore(String text, int from, int limit) {
         limit = Math.min(limit, text.length());
         int floor = from + (limit - from) / 2;
-        for (int i = limit; i > floor; i--) {
-            char before = text.charAt(i - 1);
-            if ((before == '.' || before == '?' || before == '!')
-                    && i < text.length()
-                    && Character.isWhitespace(text.charAt(i))) {
-                return i;
+        if (limit < text.length()) {
+            BreakIterator sentences = BreakIterator.getSentenceInstance(Locale.ENGLISH);
+            sentences.setText(text);
+            int boundary = sentences.isBoundary(limit) ? limit : sentences.preceding(limit);
+            if (boundary != BreakIterator.DONE && boundary > floor) {
+                return boundary;
             }
         }
         for (int i = limit; i > floor; i--) {

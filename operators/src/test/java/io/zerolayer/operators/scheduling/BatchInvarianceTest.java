@@ -62,11 +62,12 @@ class BatchInvarianceTest {
     void everySampleIsAnsweredAloneAsInABatchOfAllOfThem(String quality) throws IOException {
         List<AnalysisRequest> requests = samples(quality);
         List<AnalysisResponse> together =
-                analyzer.analyse(requests).stream().map(InProcessAnalyzer.Answer::response).toList();
+                analyzer.analyse(requests).stream()
+                        .map(InProcessAnalyzer.Answer::response)
+                        .toList();
         int compared = 0;
         for (int i = 0; i < requests.size(); i++) {
-            AnalysisResponse alone =
-                    analyzer.analyse(List.of(requests.get(i))).get(0).response();
+            AnalysisResponse alone = analyzer.analyse(List.of(requests.get(i))).get(0).response();
             AnalysisResponse batched = together.get(i);
             String id = requests.get(i).getRequestId();
             assertThat(batched.getStatus()).as(id).isEqualTo(alone.getStatus());

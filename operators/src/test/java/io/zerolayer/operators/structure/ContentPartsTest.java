@@ -87,10 +87,19 @@ class ContentPartsTest {
     }
 
     @Test
+    void aCutFallsWhereTheChunkerEndsASentenceSoEachPartHoldsTheWholesSentences() {
+        // the chunker's sentence keeps its trailing space; the next part starts the next sentence
+        assertThat(ContentParts.breakBefore("One two. Three four. Five", 0, 12)).isEqualTo(9);
+        assertThat(ContentParts.breakBefore("Note 12. Entry 13 says. Entry 14", 0, 30))
+                .isEqualTo(24);
+    }
+
+    @Test
     void aRunWithoutSentenceEndsIsCutAtASpaceAndNeverInsideASurrogatePair() {
         assertThat(ContentParts.breakBefore("alpha beta gamma delta", 0, 14)).isEqualTo(11);
         assertThat(ContentParts.breakBefore("one. two three", 0, 12)).isEqualTo(9);
-        assertThat(ContentParts.breakBefore("one two. three four", 0, 12)).isEqualTo(8);
+        // a lower-case word after a full stop is no sentence start, to the chunker either
+        assertThat(ContentParts.breakBefore("one two. three four", 0, 12)).isEqualTo(9);
         String emoji = "ab\uD83D\uDE00cd";
         assertThat(ContentParts.breakBefore(emoji, 0, 3)).isEqualTo(2);
     }

@@ -20,6 +20,7 @@ public final class BenchMain {
                                         .include(CompileBenchmark.class.getSimpleName())
                                         .include(BatchingBenchmark.class.getSimpleName())
                                         .include(AuthenticationBenchmark.class.getSimpleName())
+                                        .include(Int8QuantisationBenchmark.class.getSimpleName())
                                         .build())
                         .run();
         System.out.println();
@@ -31,6 +32,21 @@ public final class BenchMain {
                         Locale.ROOT,
                         "  %-18s %,12.3f ± %,.3f %s%n",
                         benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                        r.getPrimaryResult().getScore(),
+                        r.getPrimaryResult().getScoreError(),
+                        r.getPrimaryResult().getScoreUnit());
+            }
+        }
+        System.out.println("an int8 encoder run, per-tensor against per-row activation scales:");
+        for (RunResult r : results) {
+            if (r.getParams().getBenchmark().contains("Int8QuantisationBenchmark")) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  %-24s %-10s batch %2s x %s tokens %,10.2f ± %,.2f %s%n",
+                        r.getParams().getParam("tier"),
+                        r.getParams().getParam("scales"),
+                        r.getParams().getParam("batch"),
+                        r.getParams().getParam("tokens"),
                         r.getPrimaryResult().getScore(),
                         r.getPrimaryResult().getScoreError(),
                         r.getPrimaryResult().getScoreUnit());
