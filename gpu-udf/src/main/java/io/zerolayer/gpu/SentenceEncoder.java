@@ -152,7 +152,6 @@ public final class SentenceEncoder implements AutoCloseable {
                 device = CudaProvider.addTo(options, target) ? target.toString() : "cpu";
             }
             PerRowQuantization.Result graph = PerRowQuantization.rewrite(weights);
-            weights = null; // the original bytes can go before the session copies the graph
             if (!graph.batchInvariant()) {
                 LOG.warn(
                         "Encoder {}: {} DynamicQuantizeLinear node(s) feed something other than"

@@ -9,11 +9,11 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import io.zerolayer.gpu.EncoderModel;
 import io.zerolayer.gpu.costmodel.OnnxGraph;
+import io.zerolayer.gpu.onnx.OnnxWriter;
+import io.zerolayer.gpu.onnx.ProtoMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +157,7 @@ class PerRowQuantizationTest {
      * quantiser writes. With {@code codesAlsoCast}, the codes also feed a Cast to a second output.
      */
     static byte[] tinyModel(boolean codesAlsoCast) {
+        byte[] toFloat = OnnxWriter.intAttribute("to", OnnxWriter.FLOAT);
         List<byte[]> nodes =
                 new java.util.ArrayList<>(
                         List.of(
@@ -165,104 +166,46 @@ class PerRowQuantizationTest {
                                         "MatMulInteger",
                                         List.of("q", "W", "z", "W_zero_point"),
                                         List.of("y_int")),
-                                node("Cast", List.of("y_int"), List.of("y_float"), castTo(1)),
+                                node("Cast", List.of("y_int"), List.of("y_float"), toFloat),
                                 node("Mul", List.of("s", "W_scale"), List.of("s_w")),
                                 node("Mul", List.of("y_float", "s_w"), List.of("y"))));
         if (codesAlsoCast) {
-            nodes.add(node("Cast", List.of("q"), List.of("q_float"), castTo(1)));
+            nodes.add(node("Cast", List.of("q"), List.of("q_float"), toFloat));
         }
         byte[] graph =
                 ProtoMessage.write(
                         w -> {
                             for (byte[] n : nodes) {
-                                w.writeByteArray(1, n);
+                                w.writeByteArray(OnnxWriter.GRAPH_NODE, n);
                             }
-                            w.writeString(2, "tiny");
-                            w.writeByteArray(5, tensor("W", 3, W, K, N));
-                            w.writeByteArray(5, tensor("W_zero_point", 3, W_ZERO_POINT, N));
-                            ByteBuffer scales =
-                                    ByteBuffer.allocate(4 * N).order(ByteOrder.LITTLE_ENDIAN);
-                            for (float s : W_SCALE) {
-                                scales.putFloat(s);
-                            }
-                            w.writeByteArray(5, tensor("W_scale", 1, scales.array(), N));
-                            w.writeByteArray(11, valueInfo("x", K));
-                            w.writeByteArray(12, valueInfo("y", N));
+                            w.writeByteArray(
+                                    OnnxWriter.GRAPH_INITIALIZER,
+                                    OnnxWriter.tensor("W", OnnxWriter.INT8, W, K, N));
+                            w.writeByteArray(
+                                    OnnxWriter.GRAPH_INITIALIZER,
+                                    OnnxWriter.tensor(
+                                            "W_zero_point", OnnxWriter.INT8, W_ZERO_POINT, N));
+                            w.writeByteArray(
+                                    OnnxWriter.GRAPH_INITIALIZER,
+                                    OnnxWriter.floatVector("W_scale", W_SCALE));
+                            w.writeByteArray(
+                                    OnnxWriter.GRAPH_INPUT,
+                                    OnnxWriter.valueInfo("x", OnnxWriter.FLOAT, "rows", K));
+                            w.writeByteArray(
+                                    OnnxWriter.GRAPH_OUTPUT,
+                                    OnnxWriter.valueInfo("y", OnnxWriter.FLOAT, "rows", N));
                             if (codesAlsoCast) {
-                                w.writeByteArray(12, valueInfo("q_float", K));
+                                w.writeByteArray(
+                                        OnnxWriter.GRAPH_OUTPUT,
+                                        OnnxWriter.valueInfo(
+                                                "q_float", OnnxWriter.FLOAT, "rows", K));
                             }
                         });
-        byte[] opset =
-                ProtoMessage.write(
-                        w -> {
-                            w.writeString(1, "");
-                            w.writeInt64(2, 11);
-                        });
-        return ProtoMessage.write(
-                w -> {
-                    w.writeInt64(1, 6);
-                    w.writeByteArray(7, graph);
-                    w.writeByteArray(8, opset);
-                });
+        return OnnxWriter.model(6, "per-row-quantization-test", graph, 11);
     }
 
-    private static byte[] node(String op, List<String> in, List<String> out, byte[]... attrs) {
-        return ProtoMessage.write(
-                w -> {
-                    for (String i : in) {
-                        w.writeString(1, i);
-                    }
-                    for (String o : out) {
-                        w.writeString(2, o);
-                    }
-                    w.writeString(3, op + "_" + out.get(0));
-                    w.writeString(4, op);
-                    for (byte[] a : attrs) {
-                        w.writeByteArray(5, a);
-                    }
-                });
-    }
-
-    private static byte[] castTo(int type) {
-        return ProtoMessage.write(
-                w -> {
-                    w.writeString(1, "to");
-                    w.writeInt64(3, type);
-                    w.writeInt32(20, 2);
-                });
-    }
-
-    private static byte[] tensor(String name, int type, byte[] raw, long... dims) {
-        return ProtoMessage.write(
-                w -> {
-                    for (long d : dims) {
-                        w.writeInt64(1, d);
-                    }
-                    w.writeInt32(2, type);
-                    w.writeString(8, name);
-                    w.writeByteArray(9, raw);
-                });
-    }
-
-    /** A float tensor [rows, width] with a symbolic row count. */
-    private static byte[] valueInfo(String name, long width) {
-        byte[] shape =
-                ProtoMessage.write(
-                        w -> {
-                            w.writeByteArray(1, ProtoMessage.write(d -> d.writeString(2, "rows")));
-                            w.writeByteArray(1, ProtoMessage.write(d -> d.writeInt64(1, width)));
-                        });
-        byte[] tensorType =
-                ProtoMessage.write(
-                        w -> {
-                            w.writeInt32(1, 1);
-                            w.writeByteArray(2, shape);
-                        });
-        byte[] type = ProtoMessage.write(w -> w.writeByteArray(1, tensorType));
-        return ProtoMessage.write(
-                w -> {
-                    w.writeString(1, name);
-                    w.writeByteArray(2, type);
-                });
+    private static byte[] node(
+            String op, List<String> in, List<String> outputs, byte[]... attributes) {
+        return OnnxWriter.node(op + "_" + outputs.get(0), op, in, outputs, attributes);
     }
 }

@@ -1,4 +1,4 @@
-package io.zerolayer.gpu.quantization;
+package io.zerolayer.gpu.onnx;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
@@ -13,14 +13,19 @@ import java.util.List;
 /**
  * The top-level fields of one serialized protobuf message, each kept as a span of the original
  * bytes, so a message can be copied with some fields replaced without knowing the others. No
- * generated ONNX classes are needed: the field numbers are onnx.proto's, named where they are used.
+ * generated ONNX classes are needed: the field numbers are onnx.proto's, named where they are used
+ * ({@link OnnxWriter} writes the messages this reads).
  */
-final class ProtoMessage {
+public final class ProtoMessage {
     /** One field: its number, wire type and where its value lies in {@link #bytes}. */
-    record Field(int number, int wireType, int start, int end, int valueStart, int valueEnd) {}
+    public record Field(
+            int number, int wireType, int start, int end, int valueStart, int valueEnd) {}
 
-    final byte[] bytes;
-    final List<Field> fields;
+    /** The bytes the fields point into. */
+    public final byte[] bytes;
+
+    /** The message's top-level fields, in the order they were written. */
+    public final List<Field> fields;
 
     private ProtoMessage(byte[] bytes, List<Field> fields) {
         this.bytes = bytes;
@@ -28,7 +33,7 @@ final class ProtoMessage {
     }
 
     /** Reads the fields of the message held in {@code bytes[from, to)}. */
-    static ProtoMessage parse(byte[] bytes, int from, int to) {
+    public static ProtoMessage parse(byte[] bytes, int from, int to) {
         List<Field> fields = new ArrayList<>();
         try {
             CodedInputStream in = CodedInputStream.newInstance(bytes, from, to - from);
@@ -67,21 +72,21 @@ final class ProtoMessage {
         return new ProtoMessage(bytes, fields);
     }
 
-    static ProtoMessage parse(byte[] bytes) {
+    public static ProtoMessage parse(byte[] bytes) {
         return parse(bytes, 0, bytes.length);
     }
 
     /** The embedded message of a length-delimited field. */
-    ProtoMessage message(Field f) {
+    public ProtoMessage message(Field f) {
         return parse(bytes, f.valueStart(), f.valueEnd());
     }
 
-    String string(Field f) {
+    public String string(Field f) {
         return new String(
                 bytes, f.valueStart(), f.valueEnd() - f.valueStart(), StandardCharsets.UTF_8);
     }
 
-    long varint(Field f) {
+    public long varint(Field f) {
         try {
             return CodedInputStream.newInstance(
                             bytes, f.valueStart(), f.valueEnd() - f.valueStart())
@@ -92,7 +97,7 @@ final class ProtoMessage {
     }
 
     /** The first value of a string field, or {@code ""}. */
-    String string(int number) {
+    public String string(int number) {
         for (Field f : fields) {
             if (f.number() == number) {
                 return string(f);
@@ -102,7 +107,7 @@ final class ProtoMessage {
     }
 
     /** Every value of a repeated string field, in order. */
-    List<String> strings(int number) {
+    public List<String> strings(int number) {
         List<String> out = new ArrayList<>();
         for (Field f : fields) {
             if (f.number() == number) {
@@ -113,7 +118,7 @@ final class ProtoMessage {
     }
 
     /** Every value of a repeated int64 field, packed or not. */
-    List<Long> int64s(int number) {
+    public List<Long> int64s(int number) {
         List<Long> out = new ArrayList<>();
         for (Field f : fields) {
             if (f.number() != number) {
@@ -138,12 +143,12 @@ final class ProtoMessage {
     }
 
     /** Writes a field as it was read. */
-    void copy(Field f, CodedOutputStream out) throws IOException {
+    public void copy(Field f, CodedOutputStream out) throws IOException {
         out.writeRawBytes(bytes, f.start(), f.end() - f.start());
     }
 
     /** Writes one message with a {@link Writer}, returning its bytes. */
-    static byte[] write(Writer writer) {
+    public static byte[] write(Writer writer) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             CodedOutputStream out = CodedOutputStream.newInstance(bytes, 1 << 16);
@@ -155,7 +160,8 @@ final class ProtoMessage {
         }
     }
 
-    interface Writer {
+    /** Writes the fields of one message. */
+    public interface Writer {
         void write(CodedOutputStream out) throws IOException;
     }
 }
