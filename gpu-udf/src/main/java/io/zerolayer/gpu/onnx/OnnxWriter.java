@@ -57,6 +57,17 @@ public final class OnnxWriter {
             List<String> inputs,
             List<String> outputs,
             byte[]... attributes) {
+        return node(name, opType, "", inputs, outputs, attributes);
+    }
+
+    /** A NodeProto of {@code domain} ({@code ""}: the default). */
+    public static byte[] node(
+            String name,
+            String opType,
+            String domain,
+            List<String> inputs,
+            List<String> outputs,
+            byte[]... attributes) {
         return ProtoMessage.write(
                 w -> {
                     for (String in : inputs) {
@@ -70,6 +81,18 @@ public final class OnnxWriter {
                     for (byte[] a : attributes) {
                         w.writeByteArray(NODE_ATTRIBUTE, a);
                     }
+                    if (!domain.isEmpty()) {
+                        w.writeString(NODE_DOMAIN, domain);
+                    }
+                });
+    }
+
+    /** An OperatorSetIdProto: {@code domain} ({@code ""}: the default) at {@code version}. */
+    public static byte[] opset(String domain, long version) {
+        return ProtoMessage.write(
+                w -> {
+                    w.writeString(1, domain); // OperatorSetIdProto.domain
+                    w.writeInt64(2, version); // OperatorSetIdProto.version
                 });
     }
 
@@ -177,12 +200,7 @@ public final class OnnxWriter {
 
     /** A ModelProto of one graph on the default operator set of {@code opset}. */
     public static byte[] model(long irVersion, String producer, byte[] graph, long opset) {
-        byte[] opsetId =
-                ProtoMessage.write(
-                        w -> {
-                            w.writeString(1, ""); // OperatorSetIdProto.domain: the default
-                            w.writeInt64(2, opset); // OperatorSetIdProto.version
-                        });
+        byte[] opsetId = opset("", opset);
         return ProtoMessage.write(
                 w -> {
                     w.writeInt64(1, irVersion); // ModelProto.ir_version

@@ -65,10 +65,16 @@ final class DynamicQuantisers {
     /** {@code Σ_k (B[k,n] − zpB[n])} of each matmul fed by a rewritable quantiser. */
     final Map<Node, int[]> columnSums = new IdentityHashMap<>();
 
+    /** The width (last dimension) of each rewritable quantiser's input: its matmuls' K. */
+    final Map<Node, Long> width = new IdentityHashMap<>();
+
     /** Quantisers that feed anything else, left as they are. */
     final int kept;
 
     private final Map<String, Field> initializers = new HashMap<>();
+
+    /** K of each matmul's constant weights [K, N]. */
+    private final Map<Node, Long> weightRows = new IdentityHashMap<>();
 
     DynamicQuantisers(ProtoMessage graph) {
         this.graph = graph;
@@ -107,6 +113,7 @@ final class DynamicQuantisers {
             } else {
                 rewritable.put(q.outputs().get(0), q);
                 columnSums.putAll(sums);
+                width.put(q, weightRows.get(sums.keySet().iterator().next()));
             }
         }
         this.kept = notRewritable;
@@ -191,6 +198,7 @@ final class DynamicQuantisers {
                 return null;
             }
         }
+        weightRows.put(matmul, (long) k);
         int[] sums = new int[n];
         int[] w = b.values();
         for (int row = 0; row < k; row++) {

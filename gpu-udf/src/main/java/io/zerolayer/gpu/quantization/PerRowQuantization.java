@@ -25,13 +25,14 @@ import java.util.List;
  * width]}, so the sequences padded and batched beside a text, or the parts of a document split from
  * it, move that text's scale and so its answer. This rewrite replaces each {@code
  * DynamicQuantizeLinear} whose outputs only feed {@code MatMulInteger}s and the scale {@code Mul}s
- * after them by the same arithmetic over the last axis ({@code ReduceMax}/{@code ReduceMin} →
- * scale, zero point, {@code Round}, {@code Clip}, {@code Cast}), with codes 0..{@value #CODE_MAX},
- * so a row's codes depend on that row alone. ONNX Runtime's {@code MatMulInteger} takes only a
- * scalar zero point for A, so each matmul runs with zero point 0 and subtracts {@code
- * zeroPoint[row] × Σ_k (B[k,n] − zpB[n])} afterwards, in int32: exactly a per-row zero point, with
- * the column sums computed here from the weights. The scale, now {@code [.., 1]}, broadcasts
- * through the scale {@code Mul}s unchanged.
+ * after them by the same arithmetic over the last axis: {@code ReduceMax}/{@code ReduceMin} give
+ * each row's scale and zero point for codes 0..{@value #CODE_MAX}, and ONNX Runtime's {@code
+ * QuantizeLinear} (com.microsoft, per axis, on the activation seen as {@code [rows, width]}) codes
+ * each row in one pass. A row's codes depend on that row alone. ONNX Runtime's {@code
+ * MatMulInteger} takes only a scalar zero point for A, so each matmul runs with zero point 0 and
+ * subtracts {@code zeroPoint[row] × Σ_k (B[k,n] − zpB[n])} afterwards, in int32: exactly a per-row
+ * zero point, with the column sums computed here from the weights. The scale, now {@code [.., 1]},
+ * broadcasts through the scale {@code Mul}s unchanged.
  *
  * <p>A {@code DynamicQuantizeLinear} used any other way is left as it is and counted in {@link
  * Result#kept()}: that model's int8 answers still depend on their batch.
@@ -49,8 +50,9 @@ public final class PerRowQuantization {
      * The largest activation code: 7 bits, not 8. x86 CPUs without VNNI multiply uint8 codes by
      * int8 weights with {@code vpmaddubsw}, which saturates a pair of products at 32 767; with
      * codes up to 255 and weights of ±127 a pair can exceed it, so AVX2 machines and VNNI machines
-     * gave different answers. Codes up to 127 keep every pair below it, and the integer product is
-     * then exact on every CPU.
+     * gave different answers. A range of 127 codes keeps every pair below it (rounding the value
+     * and the zero point apart can reach 128: 2 × 128 × 127 is still below), so the integer product
+     * is exact on every CPU.
      */
     static final int CODE_MAX = 127;
 
@@ -60,6 +62,7 @@ public final class PerRowQuantization {
     private static final String TINY_F = PREFIX + "tiny_f";
     private static final String ZERO_U8 = PREFIX + "zero_u8";
     private static final String LAST_AXIS = PREFIX + "last_axis";
+    private static final String FLAT = PREFIX + "flat";
 
     private final DynamicQuantisers quantisers;
 
@@ -99,8 +102,22 @@ public final class PerRowQuantization {
                                     model.copy(f, w);
                                 }
                             }
+                            if (!importsMicrosoftOps(model)) {
+                                w.writeByteArray(
+                                        MODEL_OPSET_IMPORT, OnnxWriter.opset("com.microsoft", 1));
+                            }
                         });
         return new Result(out, quantisers.rewritable.size(), quantisers.kept);
+    }
+
+    private static boolean importsMicrosoftOps(ProtoMessage model) {
+        for (Field f : model.fields) {
+            if (f.number() == MODEL_OPSET_IMPORT
+                    && model.message(f).string(1).equals("com.microsoft")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The model's version of the default ONNX operator set. */
@@ -123,6 +140,7 @@ public final class PerRowQuantization {
         constants.add(OnnxWriter.floatScalar(ZERO_F, 0f));
         constants.add(OnnxWriter.floatScalar(CODE_MAX_F, CODE_MAX));
         constants.add(OnnxWriter.floatScalar(TINY_F, Float.MIN_NORMAL));
+        constants.add(OnnxWriter.int64Vector(FLAT, -1));
         constants.add(OnnxWriter.tensor(ZERO_U8, OnnxWriter.UINT8, new byte[] {0}));
         if (axesAsInput) {
             constants.add(OnnxWriter.int64Vector(LAST_AXIS, -1));
@@ -157,7 +175,8 @@ public final class PerRowQuantization {
         String p = PREFIX + dql.outputs().get(0) + "/";
         String codes = dql.outputs().get(0);
         String scale = dql.outputs().get(1);
-        // as DynamicQuantizeLinear, per row and over 0..CODE_MAX: the range always holds 0
+        // scale and zero point as DynamicQuantizeLinear's, per row and for 0..CODE_MAX: the range
+        // always holds 0
         if (axesAsInput) {
             node(out, p + "max", "ReduceMax", List.of(x, LAST_AXIS), p + "max");
             node(out, p + "min", "ReduceMin", List.of(x, LAST_AXIS), p + "min");
@@ -176,12 +195,28 @@ public final class PerRowQuantization {
         node(out, p + "zp0", "Div", List.of(p + "neglo", scale), p + "zp0");
         node(out, p + "zp1", "Clip", List.of(p + "zp0", ZERO_F, CODE_MAX_F), p + "zp1");
         node(out, p + "zp", "Round", List.of(p + "zp1"), p + "zp");
-        node(out, p + "xs", "Div", List.of(x, scale), p + "xs");
-        node(out, p + "xr", "Round", List.of(p + "xs"), p + "xr");
-        node(out, p + "xz", "Add", List.of(p + "xr", p + "zp"), p + "xz");
-        node(out, p + "xc", "Clip", List.of(p + "xz", ZERO_F, CODE_MAX_F), p + "xc");
         byte[] toUint8 = OnnxWriter.intAttribute("to", OnnxWriter.UINT8);
-        node(out, p + "codes", "Cast", List.of(p + "xc"), codes, toUint8);
+        // codes: round(x / scale) + zero point, saturated to uint8, in one pass per axis 0 of
+        // [rows, width] (ONNX's own QuantizeLinear takes an axis only from opset 13, these models
+        // may be older); the element-wise ops instead took five passes and a third more time
+        String rows = p + "rows_shape";
+        out.writeByteArray(
+                GRAPH_INITIALIZER, OnnxWriter.int64Vector(rows, -1, quantisers.width.get(dql)));
+        node(out, p + "x_shape", "Shape", List.of(x), p + "x_shape");
+        node(out, p + "x_rows", "Reshape", List.of(x, rows), p + "x_rows");
+        node(out, p + "scale_rows", "Reshape", List.of(scale, FLAT), p + "scale_rows");
+        node(out, p + "zp_u8", "Cast", List.of(p + "zp"), p + "zp_u8", toUint8);
+        node(out, p + "zp_rows", "Reshape", List.of(p + "zp_u8", FLAT), p + "zp_rows");
+        out.writeByteArray(
+                GRAPH_NODE,
+                OnnxWriter.node(
+                        p + "quantize",
+                        "QuantizeLinear",
+                        "com.microsoft",
+                        List.of(p + "x_rows", p + "scale_rows", p + "zp_rows"),
+                        List.of(p + "codes_rows"),
+                        OnnxWriter.intAttribute("axis", 0)));
+        node(out, p + "codes", "Reshape", List.of(p + "codes_rows", p + "x_shape"), codes);
         byte[] toInt32 = OnnxWriter.intAttribute("to", OnnxWriter.INT32);
         node(out, p + "zp_i32", "Cast", List.of(p + "zp"), rowZeroPoint(dql), toInt32);
     }
