@@ -64,7 +64,7 @@ public final class AnalysisRun {
     public AnalysisSummary run(StreamExecutionEnvironment env, Configuration conf)
             throws Exception {
         TaskContracts contracts = JobFunctions.contracts(conf);
-        if (contracts.task(task.task()) == null) {
+        if (task.task() != null && contracts.task(task.task()) == null) {
             throw new IllegalArgumentException(
                     "Unknown task '"
                             + task.task()
@@ -73,6 +73,17 @@ public final class AnalysisRun {
         }
         long start = System.nanoTime();
         AnalysisInputs found = AnalysisInputs.scan(inputs, baseDir);
+        if (task.task() == null) {
+            for (AnalysisInputs.InputFile f : found.files()) {
+                DocumentFormat format = DocumentFormat.of(f.path()).orElse(null);
+                if (format != DocumentFormat.JSONL && format != DocumentFormat.PROMPT) {
+                    throw new IllegalArgumentException(
+                            f.path()
+                                    + " is a document, which names no task: give --task (only"
+                                    + " .jsonl and .prompt files carry their own prompts)");
+                }
+            }
+        }
         java.util.Map<String, String> current = new java.util.HashMap<>();
         found.files().forEach(f -> current.put(f.path(), f.sha256()));
         Set<String> done = resume ? ResultsFile.keepFinalRows(out, current) : Set.of();

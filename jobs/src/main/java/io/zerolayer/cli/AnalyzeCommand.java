@@ -4,6 +4,7 @@ import io.zerolayer.analyze.AnalysisRun;
 import io.zerolayer.analyze.AnalysisSummary;
 import io.zerolayer.jobs.AnalyzeOptions;
 import io.zerolayer.operators.documents.AnalysisTask;
+import io.zerolayer.operators.quality.QualityFloor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,10 +39,19 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(
             names = "--task",
-            required = true,
             description =
-                    "summarize, classify, answer, extract, embed (or a task of the contracts).")
+                    "summarize, classify, answer, extract, embed (or a task of the contracts)."
+                            + " Without it, each prompt of .jsonl and .prompt files runs the task"
+                            + " its own <task:…> names; documents need it.")
     String task;
+
+    @Option(
+            names = "--quality",
+            description =
+                    "fast, balanced or best: the quality floor every request asks for (the"
+                            + " tier the compiler may choose), never below the tenant's. Default:"
+                            + " each task's own.")
+    String quality;
 
     @Option(names = "--labels", description = "classify: the labels, e.g. \"billing, outage\".")
     String labels;
@@ -117,20 +127,51 @@ final class AnalyzeCommand implements Callable<Integer> {
         return onCluster ? environments : Runtime.getRuntime().availableProcessors();
     }
 
+    /**
+     * The task every document is asked, or each prompt's own where {@code --task} is absent.
+     *
+     * @throws IllegalArgumentException (a usage error) naming what is wrong with the options
+     */
+    AnalysisTask analysisTask() {
+        String floor = quality == null ? null : QualityFloor.parse(quality).toString();
+        if (task != null) {
+            return AnalysisTask.builder(task)
+                    .outputFormat(outputFormat)
+                    .sentences(sentences)
+                    .labels(labels)
+                    .question(question)
+                    .fields(fields)
+                    .quality(floor)
+                    .build();
+        }
+        List<String> inputs = new java.util.ArrayList<>();
+        if (labels != null) {
+            inputs.add("--labels");
+        }
+        if (question != null) {
+            inputs.add("--question");
+        }
+        if (fields != null) {
+            inputs.add("--fields");
+        }
+        if (sentences != null) {
+            inputs.add("--sentences");
+        }
+        if (!inputs.isEmpty()) {
+            throw new IllegalArgumentException(
+                    String.join(", ", inputs)
+                            + " belong to a task: give --task, or put them in each prompt");
+        }
+        return AnalysisTask.eachPromptsOwn(floor);
+    }
+
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
         if (partChars != null) {
             conf.set(AnalyzeOptions.ANALYZE_PART_CHARS, partChars);
         }
-        AnalysisTask analysisTask =
-                AnalysisTask.builder(task)
-                        .outputFormat(outputFormat)
-                        .sentences(sentences)
-                        .labels(labels)
-                        .question(question)
-                        .fields(fields)
-                        .build();
+        AnalysisTask analysisTask = analysisTask();
         boolean progress = !quiet && io.zerolayer.analyze.ProgressLine.onTerminal();
         if (progress) {
             // per-graph INFO lines would break the progress line; warnings still show

@@ -28,6 +28,40 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void withoutATaskDocumentsAndTaskInputsAreUsageErrorsNamingWhatToGive() throws Exception {
+        Files.writeString(dir.resolve("ticket.prompt"), "<task:classify><labels>a, b</labels>x");
+        Files.writeString(dir.resolve("lease.txt"), "The tenant pays rent monthly.");
+        String out = dir.resolve("o.jsonl").toString();
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "analyze", dir.toString(), "--out", out)).isEqualTo(2);
+        assertThat(err.toString()).contains("lease.txt is a document").contains("give --task");
+        StringWriter err2 = new StringWriter();
+        Path prompt = dir.resolve("ticket.prompt");
+        assertThat(run(err2, "analyze", prompt.toString(), "--labels", "x", "--out", out))
+                .isEqualTo(2);
+        assertThat(err2.toString()).contains("--labels belong to a task");
+    }
+
+    @Test
+    void aQualityThatNamesNoFloorIsAUsageError() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "text");
+        StringWriter err = new StringWriter();
+        assertThat(
+                        run(
+                                err,
+                                "analyze",
+                                dir.toString(),
+                                "--task",
+                                "embed",
+                                "--quality",
+                                "great",
+                                "--out",
+                                dir.resolve("o.jsonl").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("fast, balanced or best, not 'great'");
+    }
+
+    @Test
     void unknownTasksAndMissingPathsAreUsageErrors() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "text");
         StringWriter err = new StringWriter();

@@ -358,6 +358,49 @@ class BatchAnalysisITCase {
     }
 
     @Test
+    @Order(4)
+    void withoutATaskEachPromptRunsItsOwnAndQualityChoosesTheTier() throws Exception {
+        Path prompts = Files.createDirectories(dir.resolve("own-tasks"));
+        Files.writeString(
+                prompts.resolve("ticket.prompt"),
+                "<task:classify><output_format:json><labels>refund, outage</labels>"
+                        + "<ticket>Please refund my second payment.</ticket>");
+        Files.writeString(
+                prompts.resolve("faq.jsonl"),
+                JSON.writeValueAsString(
+                                "<task:answer><output_format:json><question>When is rent"
+                                        + " due?</question><document format=\"text\">Rent is"
+                                        + " due on the first day of each month. Pets need"
+                                        + " written consent.</document>")
+                        + "\n");
+        Map<String, Map<String, JsonNode>> rowsByQuality = new java.util.TreeMap<>();
+        for (String quality : List.of("fast", "best")) {
+            Path out = dir.resolve("own-tasks-" + quality + ".jsonl");
+            AnalysisSummary summary =
+                    analyze(
+                            AnalysisTask.eachPromptsOwn(quality),
+                            out,
+                            null,
+                            false,
+                            List.of(prompts));
+            assertThat(summary.allOk()).as(quality).isTrue();
+            rowsByQuality.put(quality, byUnit(rows(out)));
+        }
+        Map<String, JsonNode> fast = rowsByQuality.get("fast");
+        assertThat(fast).containsOnlyKeys("own-tasks/ticket.prompt#0", "own-tasks/faq.jsonl#1");
+        JsonNode ticket = fast.get("own-tasks/ticket.prompt#0");
+        assertThat(ticket.path("task").asText()).isEqualTo("classify");
+        assertThat(ticket.path("result").path("label").asText()).isEqualTo("refund");
+        assertThat(fast.get("own-tasks/faq.jsonl#1").path("task").asText()).isEqualTo("answer");
+        // the floor is part of each plan, so of its graph id: every request asked for it
+        for (String unit : fast.keySet()) {
+            assertThat(rowsByQuality.get("best").get(unit).path("graphId"))
+                    .as(unit)
+                    .isNotEqualTo(fast.get(unit).path("graphId"));
+        }
+    }
+
+    @Test
     @Order(2)
     void resumeSkipsDoneFilesAndRunsChangedAndFailedOnesAgain() throws Exception {
         Path out = dir.resolve("answers.jsonl");

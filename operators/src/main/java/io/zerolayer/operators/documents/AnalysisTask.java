@@ -23,6 +23,7 @@ public final class AnalysisTask implements Serializable {
     private final String labels;
     private final String question;
     private final String fields;
+    private final String quality;
 
     private AnalysisTask(Builder b) {
         this.task = b.task;
@@ -31,14 +32,35 @@ public final class AnalysisTask implements Serializable {
         this.labels = b.labels;
         this.question = b.question;
         this.fields = b.fields;
+        this.quality = b.quality;
+    }
+
+    /**
+     * No task of its own: each prompt (a {@code .prompt} file, a line of a {@code .jsonl} file)
+     * runs as written, with the task its own tags name; a document, which names none, cannot be
+     * asked anything.
+     *
+     * @param quality the quality floor every request asks for, or null for its task's
+     */
+    public static AnalysisTask eachPromptsOwn(String quality) {
+        return new AnalysisTask(new Builder().quality(quality));
     }
 
     public static Builder builder(String task) {
         return new Builder(task);
     }
 
+    /** The task's name; null when each prompt names its own ({@link #eachPromptsOwn}). */
     public String task() {
         return task;
+    }
+
+    /**
+     * The quality floor every request asks for ({@code fast}, {@code balanced}, {@code best}), or
+     * null.
+     */
+    public String quality() {
+        return quality;
     }
 
     public String outputFormat() {
@@ -54,6 +76,7 @@ public final class AnalysisTask implements Serializable {
     public AnalysisTask asJson() {
         return new Builder(task)
                 .outputFormat("json")
+                .quality(quality)
                 .sentences(sentences)
                 .labels(labels)
                 .question(question)
@@ -63,6 +86,10 @@ public final class AnalysisTask implements Serializable {
 
     /** The task's tags, the head of every prompt this task writes. */
     public String header() {
+        if (task == null) {
+            throw new IllegalStateException(
+                    "A document names no task: analyze needs --task to ask it anything");
+        }
         StringBuilder sb = new StringBuilder("<task:").append(task);
         if (sentences != null) {
             sb.append(" sentences=\"").append(sentences).append('"');
@@ -121,22 +148,23 @@ public final class AnalysisTask implements Serializable {
     }
 
     /**
-     * A prompt file's prompt as it will run: unchanged when it names its own task, else this task's
-     * header before it.
+     * A prompt file's prompt as it will run: unchanged when it names its own task (or this analysis
+     * has none, and the contracts judge it as written), else this task's header before it.
      */
     public String promptForPrompt(String prompt) {
-        return PromptText.hasTaskTag(prompt) ? prompt : header() + prompt;
+        return task == null || PromptText.hasTaskTag(prompt) ? prompt : header() + prompt;
     }
 
     @Override
     public String toString() {
-        return header().strip().replace('\n', ' ');
+        return task == null ? "each prompt's own task" : header().strip().replace('\n', ' ');
     }
 
     /** Builds an {@link AnalysisTask}; {@link #build()} says what a task is missing. */
     public static final class Builder {
         private final String task;
         private String outputFormat = "json";
+        private String quality;
         private Integer sentences;
         private String labels;
         private String question;
@@ -144,6 +172,16 @@ public final class AnalysisTask implements Serializable {
 
         private Builder(String task) {
             this.task = Objects.requireNonNull(task, "task");
+        }
+
+        private Builder() {
+            this.task = null;
+        }
+
+        /** The quality floor every request asks for; null leaves it to each task's contract. */
+        public Builder quality(String quality) {
+            this.quality = quality;
+            return this;
         }
 
         public Builder outputFormat(String format) {

@@ -248,6 +248,10 @@ public class DocumentRequests extends ProcessFunction<DocumentFile, RawRecord> {
         if (title != null) {
             attributes.put(DocumentAttributes.TITLE, title);
         }
+        if (task.quality() != null) {
+            // the request attribute the job reads a Kafka request's floor from
+            attributes.put("quality", task.quality());
+        }
         AnalysisRequest request =
                 AnalysisRequest.newBuilder()
                         .setRequestId(requestId(path, sha, line, id, part, parts))
