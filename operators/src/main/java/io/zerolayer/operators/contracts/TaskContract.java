@@ -15,6 +15,8 @@ import java.util.Map;
  * @param maxChars most characters of text the task accepts
  * @param quality how good its answers must be: the floor the compiler chooses the encoder tier by
  *     (a tenant or a request may raise it)
+ * @param examples a classify task's labelled examples, from which the compiler fits its head; null
+ *     for none
  */
 public record TaskContract(
         String name,
@@ -24,7 +26,8 @@ public record TaskContract(
         List<String> outputFormats,
         Map<String, AttributeSpec> attributes,
         int maxChars,
-        io.zerolayer.operators.quality.QualityFloor quality) {
+        io.zerolayer.operators.quality.QualityFloor quality,
+        LabelledExamples examples) {
 
     /**
      * Tags whose text is an input of the task (its question, labels, fields), not document text: a

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -65,9 +66,16 @@ public final class TaskContracts {
         }
     }
 
+    /**
+     * Reads a contracts file; an {@code examples-file} in it is relative to the file's folder.
+     *
+     * @throws ContractException naming the file and what is wrong
+     */
     public static TaskContracts load(Path file) {
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8));
+            return parse(
+                    Files.readString(file, StandardCharsets.UTF_8),
+                    file.toAbsolutePath().getParent());
         } catch (IOException e) {
             throw new ContractException(
                     "Cannot read task contracts " + file.toAbsolutePath() + ": " + e.getMessage(),
@@ -77,7 +85,17 @@ public final class TaskContracts {
         }
     }
 
+    /** Parses contracts; an {@code examples-file} in them is relative to the working folder. */
     public static TaskContracts parse(String yamlText) {
+        return parse(yamlText, null);
+    }
+
+    /**
+     * Parses contracts whose {@code examples-file}s are relative to {@code baseDir} (null: the
+     * working folder). Examples read from a file are written inline into {@link #source()}, so the
+     * contracts travel to every TaskManager, and over the control topic, with them.
+     */
+    public static TaskContracts parse(String yamlText, Path baseDir) {
         Object root;
         try {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
@@ -112,12 +130,16 @@ public final class TaskContracts {
         }
         Map<String, TaskContract> tasks = new LinkedHashMap<>();
         map(doc.get("tasks"), "tasks")
-                .forEach((name, spec) -> tasks.put(name, task(name, spec, tags)));
+                .forEach((name, spec) -> tasks.put(name, task(name, spec, tags, baseDir)));
         if (tasks.isEmpty()) {
             throw new ContractException("'tasks' declares no task");
         }
         return new TaskContracts(
-                String.valueOf(v), limits, Map.copyOf(tags), Map.copyOf(tasks), yamlText);
+                String.valueOf(v),
+                limits,
+                Map.copyOf(tags),
+                Map.copyOf(tasks),
+                withExampleFilesInline(yamlText, doc, tasks));
     }
 
     /** Goes into every graph id as {@code tasks-<version>}. */
@@ -182,7 +204,81 @@ public final class TaskContracts {
                 Boolean.TRUE.equals(m.get("must-close")));
     }
 
-    private static TaskContract task(String name, Object spec, Map<String, TagSpec> tags) {
+    /**
+     * {@code yamlText} as it is when no task reads its examples from a file; else the same
+     * contracts with each {@code examples-file} replaced by the examples it held.
+     */
+    @SuppressWarnings("unchecked")
+    private static String withExampleFilesInline(
+            String yamlText, Map<String, Object> doc, Map<String, TaskContract> tasks) {
+        boolean fromFiles = false;
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) doc.get("tasks")).entrySet()) {
+            if (e.getValue() instanceof Map<?, ?> spec && spec.containsKey("examples-file")) {
+                Map<String, Object> inline = new LinkedHashMap<>((Map<String, Object>) spec);
+                inline.remove("examples-file");
+                inline.put("examples", byLabel(tasks.get(e.getKey()).examples()));
+                e.setValue(inline);
+                fromFiles = true;
+            }
+        }
+        if (!fromFiles) {
+            return yamlText;
+        }
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setWidth(100);
+        return new Yaml(options).dump(doc);
+    }
+
+    private static Map<String, List<String>> byLabel(LabelledExamples examples) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        examples.labels().forEach(l -> out.put(l, new ArrayList<>()));
+        examples.examples().forEach(e -> out.get(e.label()).add(e.text()));
+        return out;
+    }
+
+    private static LabelledExamples examples(
+            String where, String decoder, Map<String, Object> m, Path baseDir) {
+        List<String> labels =
+                m.containsKey("labels") ? strings(m.get("labels"), where + ".labels") : null;
+        boolean inline = m.containsKey("examples");
+        boolean file = m.containsKey("examples-file");
+        if (!inline && !file) {
+            if (labels != null) {
+                throw new ContractException(
+                        where
+                                + ".labels is given without examples: a task's labels come with"
+                                + " its examples (examples or examples-file)");
+            }
+            return null;
+        }
+        if (!decoder.equals("classify")) {
+            throw new ContractException(
+                    where
+                            + ": only a classify task takes examples, this one's decoder is "
+                            + decoder);
+        }
+        if (inline && file) {
+            throw new ContractException(
+                    where + " has both examples and examples-file: give one of them");
+        }
+        if (file) {
+            Path path = Path.of(String.valueOf(m.get("examples-file")));
+            if (baseDir != null && !path.isAbsolute()) {
+                path = baseDir.resolve(path);
+            }
+            return LabelledExamples.read(path, labels);
+        }
+        Map<String, List<String>> byLabel = new LinkedHashMap<>();
+        map(m.get("examples"), where + ".examples")
+                .forEach(
+                        (label, texts) ->
+                                byLabel.put(label, strings(texts, where + ".examples." + label)));
+        return LabelledExamples.inline(byLabel, labels, where + ".examples");
+    }
+
+    private static TaskContract task(
+            String name, Object spec, Map<String, TagSpec> tags, Path baseDir) {
         String where = "tasks." + name;
         Map<String, Object> m = spec == null ? Map.of() : map(spec, where);
         known(
@@ -194,7 +290,10 @@ public final class TaskContracts {
                 "output-formats",
                 "attributes",
                 "max-chars",
-                "quality");
+                "quality",
+                "labels",
+                "examples",
+                "examples-file");
         String decoder = String.valueOf(m.getOrDefault("decoder", name));
         if (!DECODERS.contains(decoder)) {
             throw new ContractException(
@@ -228,7 +327,8 @@ public final class TaskContracts {
                 formats,
                 attributes(where, m.get("attributes")),
                 (int) number(m, "max-chars", where, 200_000),
-                quality(m.get("quality"), where));
+                quality(m.get("quality"), where),
+                examples(where, decoder, m, baseDir));
     }
 
     private static io.zerolayer.operators.quality.QualityFloor quality(Object value, String where) {

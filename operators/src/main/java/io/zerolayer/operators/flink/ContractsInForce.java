@@ -55,8 +55,8 @@ final class ContractsInForce implements Serializable {
 
     /**
      * Applies a reload: parses the new contracts and stores them in broadcast state. A tasks.yaml
-     * that cannot be read or used, for whatever reason (bad YAML, a non-string key, a missing
-     * file), is logged and ignored: the contracts in force stay.
+     * that cannot be read or used, for whatever reason (bad YAML, a non-string key, a missing file,
+     * a wrong example), is logged and ignored: the contracts in force stay.
      */
     TaskContracts reload(ControlCommand command, BroadcastState<String, String> state)
             throws Exception {
@@ -69,8 +69,9 @@ final class ContractsInForce implements Serializable {
                                     ? TaskContracts.load(Path.of(contractsFile)).source()
                                     : TaskContracts.builtIn().source();
             TaskContracts parsed = TaskContracts.parse(text);
-            state.put(ControlCommand.CONTRACTS_KEY, text);
-            yaml = text;
+            // with any examples file read into it, so every operator parses the same examples
+            state.put(ControlCommand.CONTRACTS_KEY, parsed.source());
+            yaml = parsed.source();
             current = parsed;
             LOG.info(
                     "Task contracts reloaded: now {} with tasks {}",
