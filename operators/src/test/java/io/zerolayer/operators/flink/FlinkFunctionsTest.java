@@ -555,6 +555,15 @@ class FlinkFunctionsTest {
             // a broken tasks.yaml is ignored: the contracts in force stay
             classify.processBroadcastElement(
                     new ControlCommand(ControlCommand.RELOAD_CONTRACTS, "tasks: ["), 0);
+            // so is one whose examples are wrong: a label with one example
+            classify.processBroadcastElement(
+                    new ControlCommand(
+                            ControlCommand.RELOAD_CONTRACTS,
+                            digestContracts.replace(
+                                    "  digest: {decoder: summarize}\n",
+                                    "  digest:\n    decoder: classify\n"
+                                            + "    examples: {a: [one, two], b: [three]}\n")),
+                    0);
             classify.processElement(
                     raw(CODEC.encode(request("digest-still-unknown", "<task:digest> text."))), 0);
             classify.processBroadcastElement(
