@@ -85,17 +85,21 @@ public final class TaskContracts {
         }
     }
 
-    /** Parses contracts; an {@code examples-file} in them is relative to the working folder. */
+    /**
+     * Parses contracts that hold everything they need: an {@code examples-file} in them is refused,
+     * since text that came from elsewhere (the control topic, a TaskManager's copy) must not make
+     * this process read its files. {@link #load} reads a contracts file's examples files.
+     */
     public static TaskContracts parse(String yamlText) {
         return parse(yamlText, null);
     }
 
     /**
-     * Parses contracts whose {@code examples-file}s are relative to {@code baseDir} (null: the
-     * working folder). Examples read from a file are written inline into {@link #source()}, so the
-     * contracts travel to every TaskManager, and over the control topic, with them.
+     * Parses contracts whose {@code examples-file}s are relative to {@code baseDir}; null refuses
+     * them. Examples read from a file are written inline into {@link #source()}, so the contracts
+     * travel to every TaskManager, and over the control topic, with them.
      */
-    public static TaskContracts parse(String yamlText, Path baseDir) {
+    private static TaskContracts parse(String yamlText, Path baseDir) {
         Object root;
         try {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
@@ -263,11 +267,15 @@ public final class TaskContracts {
                     where + " has both examples and examples-file: give one of them");
         }
         if (file) {
-            Path path = Path.of(String.valueOf(m.get("examples-file")));
-            if (baseDir != null && !path.isAbsolute()) {
-                path = baseDir.resolve(path);
+            if (baseDir == null) {
+                throw new ContractException(
+                        where
+                                + ".examples-file: only contracts read from a file"
+                                + " (zerolayer.contracts.file) may name an examples file; give the"
+                                + " examples inline");
             }
-            return LabelledExamples.read(path, labels);
+            return LabelledExamples.read(
+                    baseDir.resolve(String.valueOf(m.get("examples-file"))), labels);
         }
         Map<String, List<String>> byLabel = new LinkedHashMap<>();
         map(m.get("examples"), where + ".examples")

@@ -145,6 +145,14 @@ class LabelledExamplesTest {
             assertThatThrownBy(
                             () -> TaskContracts.parse(INLINE + "    examples-file: triage.jsonl\n"))
                     .hasMessageContaining("both examples and examples-file");
+        }
+
+        @Test
+        void anExamplesFileNamedByContractsThatCameFromElsewhere() {
+            // the control topic's reload-contracts text must not make a TaskManager read files
+            assertThatThrownBy(() -> TaskContracts.parse(HEAD + "    examples-file: /etc/passwd\n"))
+                    .hasMessageContaining("tasks.triage.examples-file")
+                    .hasMessageContaining("only contracts read from a file");
             assertThatThrownBy(() -> TaskContracts.parse(HEAD + "    labels: [a, b]\n"))
                     .hasMessageContaining("tasks.triage.labels is given without examples");
         }
