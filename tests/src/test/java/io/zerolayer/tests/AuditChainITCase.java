@@ -116,10 +116,22 @@ class AuditChainITCase {
             assertThat(e.getModel()).isEqualTo(reply.getAttributes().get("audit.model"));
             assertThat(e.getTime()).isEqualTo(reply.getTimings().getCompletedAt());
         }
-        assertThat(records.stream().map(r -> AUDIT.decode(r.value())))
-                .filteredOn(e -> e.getKind() == AuditRecordKind.ANCHOR)
-                .extracting(AuditEntry::getSequence)
-                .contains(4L, 8L, 10L);
+        // an anchor after every 4 entries at the latest; the 1 s interval anchors sooner when
+        // entries arrive slowly (on a loaded machine, 7 instead of 8), and holds the tail, 10
+        List<Long> anchors =
+                records.stream()
+                        .map(r -> AUDIT.decode(r.value()))
+                        .filter(e -> e.getKind() == AuditRecordKind.ANCHOR)
+                        .map(AuditEntry::getSequence)
+                        .toList();
+        assertThat(anchors).endsWith(10L);
+        long anchored = 0;
+        for (long sequence : anchors) {
+            assertThat(sequence - anchored)
+                    .as("entries since the anchor before %d", sequence)
+                    .isBetween(1L, 4L);
+            anchored = sequence;
+        }
 
         Verified intact = verify(topic);
         assertThat(intact.exitCode()).as(intact.output()).isZero();
