@@ -39,7 +39,7 @@ final class LabelledReport {
     }
 
     private static String[] labelledRow(String system, JsonNode p) {
-        io.zerolayer.operators.eval.Interval a = MixedTrafficTargets.accuracy(p);
+        io.zerolayer.operators.quality.Interval a = MixedTrafficTargets.accuracy(p);
         return new String[] {
             system,
             String.format(Locale.ROOT, "%.1f", BenchReport.rps(p)),

@@ -13,8 +13,8 @@ final class MixedTrafficTargets {
     private MixedTrafficTargets() {}
 
     /** The labelled stream's right answers of a phase, as a proportion with its interval. */
-    static io.zerolayer.operators.eval.Interval accuracy(JsonNode phase) {
-        return io.zerolayer.operators.eval.Interval.proportion(
+    static io.zerolayer.operators.quality.Interval accuracy(JsonNode phase) {
+        return io.zerolayer.operators.quality.Interval.proportion(
                 phase.path("right").asInt(), phase.path("graded").asInt());
     }
 

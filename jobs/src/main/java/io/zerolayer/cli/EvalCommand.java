@@ -5,9 +5,12 @@ import io.zerolayer.gpu.hardware.HardwareFingerprint;
 import io.zerolayer.gpu.hardware.HardwareProfiles;
 import io.zerolayer.jobs.HardwareOptions;
 import io.zerolayer.jobs.JobFunctions;
+import io.zerolayer.operators.compiler.CostEstimator;
 import io.zerolayer.operators.eval.EvalCorpora;
+import io.zerolayer.operators.eval.FewShotEval;
 import io.zerolayer.operators.eval.QualityEval;
 import io.zerolayer.operators.eval.QualityProfiles;
+import io.zerolayer.operators.quality.QualityFloor;
 import io.zerolayer.operators.structure.StructureClassifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +69,25 @@ final class EvalCommand implements Callable<Integer> {
             description =
                     "ONNX Runtime intra-op threads; 0 lets it choose. Default: ${DEFAULT-VALUE}.")
     int threads;
+
+    @Option(
+            names = "--shots",
+            split = ",",
+            description =
+                    "Also measure few-shot heads: for each number, that many items per label of"
+                            + " each classification corpus become a task's examples (the rest are"
+                            + " held out), and the compiler fits, cross-validates and chooses a"
+                            + " tier's head, e.g. 8,16,32. Uses every item of a corpus, whatever"
+                            + " --limit says.")
+    List<Integer> shots;
+
+    @Option(
+            names = "--seeds",
+            defaultValue = "5",
+            description =
+                    "Splits per number of shots, each with its own seed. Default:"
+                            + " ${DEFAULT-VALUE}.")
+    int seeds;
 
     @Option(
             names = "--out",
@@ -127,17 +149,49 @@ final class EvalCommand implements Callable<Integer> {
                 "Measuring %d tiers on %s (hardware profile %s)%s%n",
                 models.size(), root, profile, limit > 0 ? ", " + limit + " items per corpus" : "");
         QualityEval.Report report = eval.run(corpora);
+        List<FewShotEval.ShotResult> fewShot = List.of();
+        if (shots != null && !shots.isEmpty()) {
+            if (seeds < 1 || shots.stream().anyMatch(k -> k < 2)) {
+                System.err.println("--shots takes numbers of 2 or more, --seeds 1 or more");
+                return 2;
+            }
+            fewShot =
+                    new FewShotEval(
+                                    new FewShotEval.Settings(
+                                            models,
+                                            shots,
+                                            seeds,
+                                            QualityFloor.BALANCED,
+                                            new CostEstimator(
+                                                    hardware.profile(),
+                                                    hardware.primary(),
+                                                    threads),
+                                            threads),
+                                    line -> System.err.println(line))
+                            .run(corpora.classification());
+        }
         report.missing().forEach(m -> System.err.println("missing: " + m));
         if (report.corpora().isEmpty()) {
             System.err.println("No corpus found under " + root + ": " + EvalCorpora.APT_GET);
             return 2;
         }
         System.out.print(QualityProfiles.table(report));
+        if (!fewShot.isEmpty()) {
+            System.out.println();
+            System.out.print(QualityProfiles.fewShotTable(report, fewShot));
+        }
         String command =
                 "zerolayer eval"
                         + (root.equals(Path.of("/")) ? "" : " --root " + root)
                         + (limit > 0 ? " --limit " + limit : "")
-                        + (tiers != null ? " --tiers " + String.join(",", tiers) : "");
+                        + (tiers != null ? " --tiers " + String.join(",", tiers) : "")
+                        + (fewShot.isEmpty()
+                                ? ""
+                                : " --shots "
+                                        + String.join(
+                                                ",", shots.stream().map(String::valueOf).toList())
+                                        + " --seeds "
+                                        + seeds);
         if (out.getParent() != null) {
             Files.createDirectories(out.getParent());
         }
@@ -145,6 +199,7 @@ final class EvalCommand implements Callable<Integer> {
                 out,
                 QualityProfiles.toYaml(
                         report,
+                        fewShot,
                         profile,
                         LocalDate.now(ZoneOffset.UTC).toString(),
                         command,

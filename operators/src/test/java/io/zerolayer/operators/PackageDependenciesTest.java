@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages of {@code operators} in the order a request passes them, each using only those
  * before it: the grammar, document readers and Kafka records, the prompt, its contracts, its
- * structure, warm-up prompts, the tasks a graph can run, the compiler that plans them, prices, the
- * execution of a plan, who may send requests and how much, the audit chain, the door a request
- * passes (authentication, admission), its route to a slot, the replies it gets, the slot's batches,
- * and Flink last. Flink's API is used in {@code flink} only, and {@code flink} holds adapters only:
- * every class in it uses Flink.
+ * structure, warm-up prompts, the heads fit on a task's labelled examples, the tasks a graph can
+ * run, the compiler that plans them, prices, the execution of a plan, who may send requests and how
+ * much, the audit chain, the door a request passes (authentication, admission), its route to a
+ * slot, the replies it gets, the slot's batches, and Flink last. Flink's API is used in {@code
+ * flink} only, and {@code flink} holds adapters only: every class in it uses Flink.
  */
 class PackageDependenciesTest {
     static final List<String> PIPELINE_ORDER =
@@ -36,6 +36,7 @@ class PackageDependenciesTest {
                     "contracts",
                     "structure",
                     "warmup",
+                    "heads",
                     "tasks",
                     "compiler",
                     "costs",

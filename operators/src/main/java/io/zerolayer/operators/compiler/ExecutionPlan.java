@@ -1,5 +1,6 @@
 package io.zerolayer.operators.compiler;
 
+import io.zerolayer.operators.heads.ClassifierHead;
 import io.zerolayer.schemas.ExecutionGraph;
 import io.zerolayer.schemas.Fidelity;
 import io.zerolayer.schemas.GraphNode;
@@ -16,6 +17,9 @@ import java.util.Map;
  *     GraphCompiler#SAFE_SIGNATURE} for the SAFE graph)
  * @param fallbackNodes what a batch runs on when the main path fails: the same graph with the int8
  *     encoder on the CPU and optional nodes dropped; answered with fidelity REDUCED
+ * @param head the classification head of the main path, fit on its tier's vectors from the task's
+ *     labelled examples (its {@code head} node names its weights' hash); null for none
+ * @param fallbackHead the head of the fallback path's tier; null for none
  */
 public record ExecutionPlan(
         String graphId,
@@ -25,12 +29,23 @@ public record ExecutionPlan(
         Fidelity fidelity,
         GraphIdentity identity,
         List<PlanNode> nodes,
-        List<PlanNode> fallbackNodes) {
+        List<PlanNode> fallbackNodes,
+        ClassifierHead head,
+        ClassifierHead fallbackHead) {
 
     /** The fallback path as a plan of its own (same id and structure), for binding to sessions. */
     public ExecutionPlan fallback() {
         return new ExecutionPlan(
-                graphId, shape, task, outputFormat, fidelity, identity, fallbackNodes, List.of());
+                graphId,
+                shape,
+                task,
+                outputFormat,
+                fidelity,
+                identity,
+                fallbackNodes,
+                List.of(),
+                fallbackHead,
+                null);
     }
 
     /**

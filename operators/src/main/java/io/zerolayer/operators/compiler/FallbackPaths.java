@@ -1,7 +1,6 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
-import io.zerolayer.operators.quality.QualityProfile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,9 +12,9 @@ import java.util.Map;
  */
 final class FallbackPaths {
     private final CostEstimator estimator;
-    private final QualityProfile quality;
+    private final TierQuality quality;
 
-    FallbackPaths(CostEstimator estimator, QualityProfile quality) {
+    FallbackPaths(CostEstimator estimator, TierQuality quality) {
         this.estimator = estimator;
         this.quality = quality;
     }
@@ -26,10 +25,7 @@ final class FallbackPaths {
      * {@code main} itself where none is cheaper. A CUDA profile has no CPU rates to compare by: its
      * fallback is the cheapest shipped tier, MiniLM int8.
      */
-    EncoderModel tier(
-            EncoderModel main,
-            String decoder,
-            java.util.function.ToDoubleFunction<EncoderModel> alone) {
+    EncoderModel tier(EncoderModel main, java.util.function.ToDoubleFunction<EncoderModel> alone) {
         if (estimator.device().value().equals("cuda")) {
             return EncoderModel.MINILM_L6_V2_INT8;
         }
@@ -38,12 +34,15 @@ final class FallbackPaths {
         double bestQuality = Double.NEGATIVE_INFINITY;
         double bestMicros = Double.POSITIVE_INFINITY;
         for (EncoderModel m : EncoderModel.values()) {
-            java.util.OptionalDouble q = quality.quality(m.id(), m.sha256(), decoder);
-            if (m.equals(main) || q.isEmpty()) {
+            if (m.equals(main)) {
                 continue;
             }
             double micros = alone.applyAsDouble(m);
             if (micros >= mainMicros) {
+                continue;
+            }
+            java.util.OptionalDouble q = quality.measured().apply(m);
+            if (q.isEmpty()) {
                 continue;
             }
             double value = q.getAsDouble();
@@ -64,7 +63,6 @@ final class FallbackPaths {
             List<PlanNode> nodes,
             StructureWorkload workload,
             EncoderModel main,
-            String decoder,
             java.util.function.ToDoubleFunction<EncoderModel> alone) {
         List<PlanNode> fallback = new ArrayList<>();
         Map<String, List<String>> dropped = new java.util.HashMap<>();
@@ -92,12 +90,11 @@ final class FallbackPaths {
                 fallback.add(node);
                 continue;
             }
-            EncoderModel fallbackModel = tier(main, decoder, alone);
+            EncoderModel fallbackModel = tier(main, alone);
             Map<String, String> encode = new LinkedHashMap<>();
             encode.put("precision", fallbackModel.precision());
-            java.util.OptionalDouble q =
-                    quality.quality(fallbackModel.id(), fallbackModel.sha256(), decoder);
-            java.util.OptionalDouble mainQ = quality.quality(main.id(), main.sha256(), decoder);
+            java.util.OptionalDouble q = quality.measured().apply(fallbackModel);
+            java.util.OptionalDouble mainQ = quality.measured().apply(main);
             encode.put(
                     "reason",
                     "fallback: "

@@ -1,6 +1,8 @@
 package io.zerolayer.operators.compiler;
 
 import io.zerolayer.gpu.EncoderModel;
+import io.zerolayer.operators.heads.ClassifierHead;
+import io.zerolayer.operators.heads.TaskHeads;
 import io.zerolayer.operators.prompt.TagNode;
 import io.zerolayer.operators.quality.QualityFloor;
 import io.zerolayer.operators.quality.QualityProfile;
@@ -99,12 +101,31 @@ public final class GraphCompiler {
      * @param quality the measured quality of the tiers, which the tier is chosen by
      */
     public GraphCompiler(GraphIdentity identity, CostEstimator estimator, QualityProfile quality) {
+        this(identity, estimator, quality, null);
+    }
+
+    /**
+     * @param heads the heads of the tasks with labelled examples, which their plans classify with
+     *     and choose their tier by; null to classify every task zero-shot
+     */
+    public GraphCompiler(
+            GraphIdentity identity,
+            CostEstimator estimator,
+            QualityProfile quality,
+            TaskHeads heads) {
         this.identity = identity;
         this.estimator = estimator;
         this.quality = quality;
+        this.heads = heads;
     }
 
     private final QualityProfile quality;
+    private final TaskHeads heads;
+
+    /** Whether this compiler fits heads for tasks with examples. */
+    public boolean fitsHeads() {
+        return heads != null;
+    }
 
     public GraphIdentity identity() {
         return identity;
@@ -329,6 +350,9 @@ public final class GraphCompiler {
             StructureWorkload workload,
             Tier tier) {
         CostEstimator.Choice device = estimator.device();
+        boolean withHead = heads != null && decoder.equals("classify") && heads.has(task);
+        TierQuality tierQuality =
+                withHead ? TierQuality.of(heads, task) : TierQuality.of(quality, decoder);
         // each tier's estimate for one request, computed once for the choice and the fallback
         Map<EncoderModel, Double> aloneMicros = new java.util.HashMap<>();
         java.util.function.ToDoubleFunction<EncoderModel> alone =
@@ -344,7 +368,7 @@ public final class GraphCompiler {
             tiers =
                     TierChoice.choose(
                             EncoderModel.values(),
-                            quality,
+                            tierQuality,
                             decoder,
                             tier.floor(),
                             tier.exact(),
@@ -420,7 +444,16 @@ public final class GraphCompiler {
         }
         decode.putAll(estimator.host("decode/" + decoder, documentTokens, 1));
         String decodeId = "decode/" + task;
-        nodes.add(new PlanNode(decodeId, "decode", null, List.of("pool"), decode));
+        ClassifierHead head = null;
+        String decodeInput = "pool";
+        if (withHead) {
+            TaskHeads.TierHead fitted = heads.head(task, model);
+            head = fitted.head();
+            nodes.add(headNode(fitted, heads.minProbability(task), workload));
+            decodeInput = "head";
+            decode.put("head", "true");
+        }
+        nodes.add(new PlanNode(decodeId, "decode", null, List.of(decodeInput), decode));
         String previous = decodeId;
         if (decoder.equals("classify")) {
             previous =
@@ -447,8 +480,16 @@ public final class GraphCompiler {
                 "compliance",
                 "records prompt and output hashes, graph id and model checksum; on in strict"
                         + " compliance mode or when the request asks (audit=true)");
-        List<PlanNode> fallback =
-                new FallbackPaths(estimator, quality).of(nodes, workload, model, decoder, alone);
+        FallbackPaths fallbacks = new FallbackPaths(estimator, tierQuality);
+        List<PlanNode> fallback = fallbacks.of(nodes, workload, model, alone);
+        ClassifierHead fallbackHead = null;
+        if (withHead) {
+            EncoderModel fallbackModel = fallbacks.tier(model, alone);
+            TaskHeads.TierHead fitted = heads.head(task, fallbackModel);
+            fallbackHead = fitted.head();
+            PlanNode fallbackHeadNode = headNode(fitted, heads.minProbability(task), workload);
+            fallback.replaceAll(n -> n.kind().equals("head") ? fallbackHeadNode : n);
+        }
         return new ExecutionPlan(
                 identity.planId(
                         ExecutionPlan.canonicalForm(task, outputFormat, fidelity, nodes, fallback)),
@@ -458,7 +499,59 @@ public final class GraphCompiler {
                 fidelity,
                 identity,
                 nodes,
-                fallback);
+                fallback,
+                head,
+                fallbackHead);
+    }
+
+    /**
+     * The head node of a task with examples: the head fit on the tier's vectors, named by its
+     * weights' hash (so the weights are part of the graph id), with its examples and every
+     * candidate's cross-validated accuracy.
+     */
+    private PlanNode headNode(
+            TaskHeads.TierHead fitted, double minProbability, StructureWorkload workload) {
+        ClassifierHead head = fitted.head();
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("fit", fitted.fit().candidate());
+        p.put("labels", String.join(", ", head.labels()));
+        p.put("examples", String.valueOf(fitted.examples().examples().size()));
+        p.put("examples.sha256", fitted.examples().sha256());
+        p.put("weights.sha256", head.sha256());
+        p.put("tier", fitted.model().id());
+        io.zerolayer.operators.quality.Interval a = fitted.fit().accuracy();
+        p.put(
+                "cv.accuracy",
+                String.format(
+                        java.util.Locale.ROOT,
+                        "%.3f [%.3f, %.3f] %d-fold",
+                        a.value(),
+                        a.low(),
+                        a.high(),
+                        fitted.fit().folds()));
+        p.put(
+                "cv.candidates",
+                String.join(
+                        ", ",
+                        fitted.fit().byCandidate().entrySet().stream()
+                                .sorted(Map.Entry.comparingByKey())
+                                .map(
+                                        e ->
+                                                String.format(
+                                                        java.util.Locale.ROOT,
+                                                        "%s %.3f",
+                                                        e.getKey(),
+                                                        e.getValue().value()))
+                                .toList()));
+        if (!Double.isNaN(minProbability)) {
+            p.put("min-probability", String.valueOf(minProbability));
+        }
+        p.put(
+                "reason",
+                "the task's labelled examples: a linear head on each sentence's vector, fit and"
+                        + " cross-validated by the compiler");
+        p.putAll(estimator.host("head", workload.documentTokens(), 1));
+        return new PlanNode("head", "head", null, List.of("pool"), p);
     }
 
     /** Appends a post-decode node ({@code role}: optional or compliance); returns its id. */

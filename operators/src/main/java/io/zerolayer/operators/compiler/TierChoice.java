@@ -49,7 +49,8 @@ public record TierChoice(EncoderModel chosen, String reason, List<Candidate> can
     }
 
     /**
-     * @param decoder the task's decoder, whose measured quality counts
+     * @param decoder the task's decoder, for the reason
+     * @param quality each tier's measured quality for the task
      * @param floor how good the answers must be
      * @param exact compliance level 3: quantised tiers only where they lose nothing
      * @param onGpu whether the plan runs on CUDA (no dynamically quantised tiers there)
@@ -63,25 +64,42 @@ public record TierChoice(EncoderModel chosen, String reason, List<Candidate> can
             boolean exact,
             boolean onGpu,
             java.util.function.ToDoubleFunction<EncoderModel> estimate) {
+        return choose(
+                catalog, TierQuality.of(profile, decoder), decoder, floor, exact, onGpu, estimate);
+    }
+
+    /** The choice by {@code quality}'s figures. */
+    static TierChoice choose(
+            List<EncoderModel> catalog,
+            TierQuality quality,
+            String decoder,
+            QualityFloor floor,
+            boolean exact,
+            boolean onGpu,
+            java.util.function.ToDoubleFunction<EncoderModel> estimate) {
         List<Candidate> all = new ArrayList<>();
         double best = Double.NEGATIVE_INFINITY;
         for (EncoderModel m : catalog) {
-            OptionalDouble q = profile.quality(m.id(), m.sha256(), decoder);
-            double quality = q.orElse(Double.NaN);
             String excluded = null;
-            if (q.isEmpty()) {
+            boolean runs = !(onGpu && m.precision().equals("int8"));
+            OptionalDouble q =
+                    runs || quality.cheap() ? quality.measured().apply(m) : OptionalDouble.empty();
+            if (q.isEmpty() && runs) {
                 excluded =
-                        "excluded: not measured for this task (zerolayer eval --tiers "
+                        "excluded: not measured for this task ("
+                                + quality.unmeasured()
+                                + " "
                                 + m.id()
                                 + ")";
-            } else if (onGpu && m.precision().equals("int8")) {
+            } else if (!runs) {
                 excluded =
                         "excluded: dynamically quantised, and ONNX Runtime's CUDA provider has no"
                                 + " DynamicQuantizeLinear kernel";
             }
-            all.add(new Candidate(m, quality, estimate.applyAsDouble(m), excluded));
+            double measured = q.orElse(Double.NaN);
+            all.add(new Candidate(m, measured, estimate.applyAsDouble(m), excluded));
             if (excluded == null) {
-                best = Math.max(best, quality);
+                best = Math.max(best, measured);
             }
         }
         if (best == Double.NEGATIVE_INFINITY) {
@@ -150,9 +168,7 @@ public record TierChoice(EncoderModel chosen, String reason, List<Candidate> can
                         decoder,
                         winner.quality(),
                         best,
-                        profile.source().equals("built-in")
-                                ? "shipped quality profile"
-                                : profile.source(),
+                        quality.source(),
                         exact ? ", compliance level 3" : "");
         return new TierChoice(winner.model(), reason, out);
     }

@@ -48,6 +48,12 @@ public final class DiagnosticCodes {
     public static final String NODES_PRUNED = "ZL093";
 
     /**
+     * Answered OK, label {@code unknown}: no label of the task's head reached its {@code
+     * min-probability}; the message names the likeliest label and its probability.
+     */
+    public static final String BELOW_MIN_PROBABILITY = "ZL094";
+
+    /**
      * Answered REJECTED: the tenant is over a quota (in flight in a slot, or encoder tokens a
      * second); the hint says {@code retry-after-ms=N}.
      */

@@ -17,6 +17,8 @@ import java.util.Map;
  *     (a tenant or a request may raise it)
  * @param examples a classify task's labelled examples, from which the compiler fits its head; null
  *     for none
+ * @param minProbability a classification whose best label's probability is below it answers label
+ *     {@code unknown}; NaN for none (only with examples, whose head's probabilities are calibrated)
  */
 public record TaskContract(
         String name,
@@ -27,7 +29,11 @@ public record TaskContract(
         Map<String, AttributeSpec> attributes,
         int maxChars,
         io.zerolayer.operators.quality.QualityFloor quality,
-        LabelledExamples examples) {
+        LabelledExamples examples,
+        double minProbability) {
+
+    /** The label a classification answers when no label reaches the task's min-probability. */
+    public static final String UNKNOWN_LABEL = "unknown";
 
     /**
      * Tags whose text is an input of the task (its question, labels, fields), not document text: a

@@ -301,7 +301,8 @@ public final class TaskContracts {
                 "quality",
                 "labels",
                 "examples",
-                "examples-file");
+                "examples-file",
+                "min-probability");
         String decoder = String.valueOf(m.getOrDefault("decoder", name));
         if (!DECODERS.contains(decoder)) {
             throw new ContractException(
@@ -327,6 +328,7 @@ public final class TaskContracts {
                 m.containsKey("output-formats")
                         ? strings(m.get("output-formats"), where + ".output-formats")
                         : List.of("json", "text");
+        LabelledExamples examples = examples(where, decoder, m, baseDir);
         return new TaskContract(
                 name,
                 decoder,
@@ -336,7 +338,34 @@ public final class TaskContracts {
                 attributes(where, m.get("attributes")),
                 (int) number(m, "max-chars", where, 200_000),
                 quality(m.get("quality"), where),
-                examples(where, decoder, m, baseDir));
+                examples,
+                minProbability(m, where, examples));
+    }
+
+    /** A task's {@code min-probability}: a number in (0, 1), only on a task with examples. */
+    private static double minProbability(
+            Map<String, Object> m, String where, LabelledExamples examples) {
+        Object value = m.get("min-probability");
+        if (value == null) {
+            return Double.NaN;
+        }
+        if (examples == null) {
+            throw new ContractException(
+                    where
+                            + ".min-probability needs examples: only a head fit on them gives"
+                            + " probabilities that mean what they say");
+        }
+        double p;
+        try {
+            p = Double.parseDouble(String.valueOf(value));
+        } catch (NumberFormatException e) {
+            p = Double.NaN;
+        }
+        if (!(p > 0 && p < 1)) {
+            throw new ContractException(
+                    where + ".min-probability is '" + value + "'; give a number between 0 and 1");
+        }
+        return p;
     }
 
     private static io.zerolayer.operators.quality.QualityFloor quality(Object value, String where) {

@@ -5,6 +5,7 @@ import io.zerolayer.gpu.Pooling;
 import io.zerolayer.gpu.SentenceEncoder;
 import io.zerolayer.operators.costs.PriceSheet;
 import io.zerolayer.operators.execution.PerRequestAnalysis;
+import io.zerolayer.operators.quality.Interval;
 import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import io.zerolayer.operators.tasks.TaskInput;

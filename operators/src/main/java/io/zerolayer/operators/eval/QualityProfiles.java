@@ -33,6 +33,21 @@ public final class QualityProfiles {
             String date,
             String command,
             Map<String, String> packages) {
+        return toYaml(report, List.of(), hardwareProfile, date, command, packages);
+    }
+
+    /**
+     * As {@link #toYaml(QualityEval.Report, String, String, String, Map)}, with the few-shot heads'
+     * figures ({@code heads}: per corpus and number of shots, every tier's held-out and
+     * cross-validated accuracy and the compiler's choice) beside the zero-shot ones.
+     */
+    public static String toYaml(
+            QualityEval.Report report,
+            List<FewShotEval.ShotResult> fewShot,
+            String hardwareProfile,
+            String date,
+            String command,
+            Map<String, String> packages) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("version", 1);
         root.put("measured", date);
@@ -77,6 +92,9 @@ public final class QualityProfiles {
             tiers.put(t.model().id(), tier);
         }
         root.put("tiers", tiers);
+        if (!fewShot.isEmpty()) {
+            root.put("heads", heads(fewShot));
+        }
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setWidth(120);
@@ -94,7 +112,15 @@ public final class QualityProfiles {
                         + "# proportions, normal for means). Cost: the encoder's work at the price"
                         + " sheet's\n"
                         + "# rates for hardware-profile. The compiler reads the figures to choose"
-                        + " tiers.\n";
+                        + " tiers.\n"
+                        + (fewShot.isEmpty()
+                                ? ""
+                                : "# heads: few-shot heads, per corpus and examples per label:"
+                                        + " held-out accuracy\n"
+                                        + "# (mean over seeds, Wilson interval of one seed's"
+                                        + " held-out items) and cross-validated\n"
+                                        + "# accuracy of each tier's head, the compiler's"
+                                        + " chosen tier's, and its picks.\n");
         return header + new Yaml(options).dump(root);
     }
 
@@ -117,6 +143,116 @@ public final class QualityProfiles {
         }
         tiers.keySet().retainAll(List.of(tier));
         return new Yaml().dump(root);
+    }
+
+    private static Map<String, Object> heads(List<FewShotEval.ShotResult> fewShot) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (FewShotEval.ShotResult r : fewShot) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("examples", r.examples());
+            m.put("held-out", r.heldOut());
+            Map<String, Object> tiers = new LinkedHashMap<>();
+            for (FewShotEval.TierFigure t : r.tiers()) {
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("held-out-accuracy", round(t.heldOut().value()));
+                f.put("ci95", List.of(round(t.heldOut().low()), round(t.heldOut().high())));
+                f.put("cross-validated", round(t.crossValidated()));
+                tiers.put(t.model().id(), f);
+            }
+            m.put("tiers", tiers);
+            m.put("compiler-accuracy", round(r.compiler().value()));
+            m.put("compiler-picks", new LinkedHashMap<>(r.picks()));
+            out.put(r.corpus() + ".shots-" + r.shots(), m);
+        }
+        return out;
+    }
+
+    /**
+     * The few-shot figures as a table: per corpus, each tier's zero-shot accuracy (from {@code
+     * report}) against its head's at each number of shots, and the compiler's choice.
+     */
+    public static String fewShotTable(
+            QualityEval.Report report, List<FewShotEval.ShotResult> fewShot) {
+        StringBuilder out = new StringBuilder();
+        Map<String, List<FewShotEval.ShotResult>> byCorpus = new LinkedHashMap<>();
+        fewShot.forEach(
+                r -> byCorpus.computeIfAbsent(r.corpus(), k -> new java.util.ArrayList<>()).add(r));
+        byCorpus.forEach(
+                (corpus, results) -> {
+                    out.append(corpus).append(" · few-shot heads, held-out accuracy");
+                    QualityEval.CorpusInfo c = report.corpora().get(corpus);
+                    if (c != null && !Double.isNaN(c.majorityShare())) {
+                        out.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "   (majority label %.1f %%)",
+                                        100 * c.majorityShare()));
+                    }
+                    out.append('\n')
+                            .append(String.format(Locale.ROOT, "  %-24s %10s", "", "zero-shot"));
+                    results.forEach(
+                            r ->
+                                    out.append(
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    " %22s",
+                                                    r.shots() + " shots (cv)")));
+                    out.append('\n');
+                    for (int t = 0; t < results.get(0).tiers().size(); t++) {
+                        io.zerolayer.gpu.EncoderModel model = results.get(0).tiers().get(t).model();
+                        out.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "  %-24s %10s",
+                                        model.id(),
+                                        zeroShot(report, model, corpus)));
+                        for (FewShotEval.ShotResult r : results) {
+                            FewShotEval.TierFigure f = r.tiers().get(t);
+                            out.append(
+                                    String.format(
+                                            Locale.ROOT,
+                                            " %5.1f [%4.1f,%5.1f] (%4.1f)",
+                                            100 * f.heldOut().value(),
+                                            100 * f.heldOut().low(),
+                                            100 * f.heldOut().high(),
+                                            100 * f.crossValidated()));
+                        }
+                        out.append('\n');
+                    }
+                    out.append(String.format(Locale.ROOT, "  %-24s %10s", "compiler's choice", ""));
+                    results.forEach(
+                            r ->
+                                    out.append(
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    " %5.1f %16s",
+                                                    100 * r.compiler().value(),
+                                                    "")));
+                    out.append('\n');
+                    results.forEach(
+                            r ->
+                                    out.append(
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    "    %d shots: %d examples, %d held out;"
+                                                            + " picks %s%n",
+                                                    r.shots(),
+                                                    r.examples(),
+                                                    r.heldOut(),
+                                                    r.picks())));
+                });
+        return out.toString();
+    }
+
+    private static String zeroShot(
+            QualityEval.Report report, io.zerolayer.gpu.EncoderModel m, String corpus) {
+        return report.tiers().stream()
+                .filter(t -> t.model().equals(m))
+                .flatMap(t -> t.scores().stream())
+                .filter(s -> s.dataset().equals(corpus) && s.metric().equals("accuracy"))
+                .findFirst()
+                .map(s -> String.format(Locale.ROOT, "%.1f", 100 * s.figure().value()))
+                .orElse("–");
     }
 
     private static double round(double v) {

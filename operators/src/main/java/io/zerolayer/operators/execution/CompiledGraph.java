@@ -28,6 +28,9 @@ public final class CompiledGraph {
     private final PlanNode poolNode;
     private final PlanNode decodeNode;
 
+    /** The plan's head node, or null: the head it names is the plan's {@code head()}. */
+    private final PlanNode headNode;
+
     public CompiledGraph(ExecutionPlan plan, EncoderPool encoders) {
         this(plan, encoders, BuiltInPrices.SHEET);
     }
@@ -72,7 +75,13 @@ public final class CompiledGraph {
                         chunk.params().get("strategy"),
                         Integer.parseInt(chunk.params().get("window")),
                         Integer.parseInt(chunk.params().get("stride")));
-        this.task = DocumentTask.forName(decodeNode.params().get("decoder"));
+        this.headNode = plan.head() == null ? null : plan.node("head");
+        this.task =
+                headNode == null
+                        ? DocumentTask.forName(decodeNode.params().get("decoder"))
+                        : DocumentTask.headClassification(
+                                Double.parseDouble(
+                                        headNode.params().getOrDefault("min-probability", "NaN")));
         io.zerolayer.gpu.CublasSimilarity cublas =
                 "cublas".equals(decodeNode.params().get("similarity"))
                         ? encoders.similarity()
@@ -364,6 +373,20 @@ public final class CompiledGraph {
         int chunks = p.chunks.size();
         float[][] chunkVectors = java.util.Arrays.copyOfRange(p.vectors, 0, chunks);
         float[][] queryVectors = java.util.Arrays.copyOfRange(p.vectors, chunks, p.vectors.length);
+        io.zerolayer.operators.tasks.HeadScores head = null;
+        if (headNode != null) {
+            head = io.zerolayer.operators.tasks.HeadScores.of(plan.head(), chunkVectors);
+            p.runs.add(
+                    timer.run(
+                            headNode.nodeId(),
+                            "head",
+                            null,
+                            chunks,
+                            null,
+                            plan.head().flops(chunks),
+                            null));
+            timer.restart();
+        }
         TaskResult result =
                 task.decode(
                         new TaskInput(
@@ -373,7 +396,8 @@ public final class CompiledGraph {
                                 p.queries,
                                 queryVectors,
                                 encoder.model().id(),
-                                gram),
+                                gram,
+                                head),
                         outputFormat);
         p.runs.add(
                 timer.run(decodeNode.nodeId(), "decode", null, chunks, null, result.flops(), null));
@@ -384,7 +408,9 @@ public final class CompiledGraph {
                         chunkVectors,
                         p.queries,
                         queryVectors,
-                        encoder.model().id());
+                        encoder.model().id(),
+                        null,
+                        head);
         PostDecodeChain.Result post =
                 postNodes.run(
                         taskInput,
@@ -410,6 +436,11 @@ public final class CompiledGraph {
                                             r.pcieBytes(),
                                             r.durationNanos())));
         }
-        return new GraphRun(post.output(), List.copyOf(billed), post.pruned(), post.annotations());
+        return new GraphRun(
+                post.output(),
+                List.copyOf(billed),
+                post.pruned(),
+                post.annotations(),
+                result.note());
     }
 }

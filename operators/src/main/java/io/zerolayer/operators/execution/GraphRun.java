@@ -7,15 +7,18 @@ import java.util.List;
  *
  * @param prunedNodes optional nodes skipped under memory pressure (the answer is REDUCED)
  * @param annotations what post-decode nodes add to the response's attributes (audit, redaction)
+ * @param note what the decoder says of its answer for the reply's diagnostics (a classification
+ *     answered {@code unknown}), or null
  */
 public record GraphRun(
         String output,
         List<NodeRun> nodeRuns,
         List<String> prunedNodes,
-        java.util.Map<String, String> annotations) {
+        java.util.Map<String, String> annotations,
+        String note) {
 
     public GraphRun(String output, List<NodeRun> nodeRuns) {
-        this(output, nodeRuns, List.of(), java.util.Map.of());
+        this(output, nodeRuns, List.of(), java.util.Map.of(), null);
     }
 
     public long kernelNanos() {

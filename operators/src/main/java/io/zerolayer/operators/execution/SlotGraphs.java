@@ -107,8 +107,8 @@ public final class SlotGraphs implements AutoCloseable {
                         ? cudaDevice.apply(
                                 (int) hardware.devices().stream().filter(d -> d.isGpu()).count())
                         : null;
-        use(contracts);
         this.encoders = EncoderPool.reuseOrOpen(intraOpThreads, cuda);
+        use(contracts);
         if (encoders.openSessions() > 0) {
             LOG.info(
                     "Reusing {} ONNX sessions an earlier task left in this JVM",
@@ -145,10 +145,14 @@ public final class SlotGraphs implements AutoCloseable {
         boolean reload = this.contracts != null;
         this.contracts = contracts;
         classifier = new StructureClassifier(contracts);
-        // shared with the classifier's estimates and the other slots of this TaskManager
+        // shared with the other slots of this TaskManager, and with the classifier's estimates
+        // except for tasks with examples, whose heads only the slots fit (on their encoders)
         compiler =
                 io.zerolayer.operators.compiler.SharedCompilers.of(
-                        GraphIdentity.current(contracts.version(), hardwareProfile), estimator);
+                        GraphIdentity.current(contracts.version(), hardwareProfile),
+                        estimator,
+                        io.zerolayer.operators.heads.TaskHeads.of(
+                                contracts, new ExampleEmbedder(encoders)));
         if (reload) {
             warm.clear(); // graphs of the old contracts can no longer be hit
         }

@@ -74,6 +74,11 @@ public final class ReplyAssembler {
             diagnostics.add(fallbackNote);
             fidelity = Fidelity.REDUCED;
         }
+        if (run.note() != null) {
+            diagnostics.add(
+                    new Diagnostic(
+                            DiagnosticCodes.BELOW_MIN_PROBABILITY, "info", 0, 0, run.note(), null));
+        }
         boolean pruned = !run.prunedNodes().isEmpty();
         if (pruned) {
             diagnostics.add(

@@ -69,6 +69,32 @@ public final class SplitReplies {
                                     + failure.getMessage(),
                             null));
         }
+        // whether the whole is unknown is the combined result's to say, not a part's
+        t.diagnostics.removeIf(
+                d ->
+                        d.getCode()
+                                .equals(
+                                        io.zerolayer.operators.contracts.DiagnosticCodes
+                                                .BELOW_MIN_PROBABILITY));
+        ObjectNode result = null;
+        DocumentTask decoder = null;
+        if (t.status == ResponseStatus.OK) {
+            decoder = DocumentTask.forName(byIndex[0].part.decoder);
+            result = decoder.combineParts(t.results, byIndex[0].part.sentences);
+            io.zerolayer.operators.tasks.PostDecodeNode.combineParts(t.results, result);
+            String note = DocumentTask.noteOf(result);
+            if (note != null) {
+                t.diagnostics.add(
+                        new Diagnostic(
+                                io.zerolayer.operators.contracts.DiagnosticCodes
+                                        .BELOW_MIN_PROBABILITY,
+                                "info",
+                                0,
+                                0,
+                                note,
+                                null));
+            }
+        }
         AnalysisResponse.Builder combined =
                 AnalysisResponse.newBuilder(t.status == ResponseStatus.OK ? first : t.worst)
                         .setGraphId(t.graphId)
@@ -83,9 +109,6 @@ public final class SplitReplies {
                                         t.compileMicros,
                                         t.executeMicros));
         if (t.status == ResponseStatus.OK) {
-            DocumentTask decoder = DocumentTask.forName(byIndex[0].part.decoder);
-            ObjectNode result = decoder.combineParts(t.results, byIndex[0].part.sentences);
-            io.zerolayer.operators.tasks.PostDecodeNode.combineParts(t.results, result);
             String format = first.getOutputFormat();
             combined.setFidelity(t.fidelity)
                     .setOutput(

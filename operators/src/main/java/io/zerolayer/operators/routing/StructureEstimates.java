@@ -31,7 +31,8 @@ public final class StructureEstimates {
 
     public StructureEstimates(TaskContracts contracts, CostEstimator estimator) {
         // the compiler the executor slots of this TaskManager compile with, for the same hardware:
-        // a structure estimated here is compiled once, for both
+        // a structure estimated here is compiled once, for both; a task with examples is estimated
+        // as zero-shot (the classifier fits no heads), on the tier the shipped profile chooses
         this.estimating =
                 io.zerolayer.operators.compiler.SharedCompilers.of(
                         GraphIdentity.current(contracts.version(), estimator.profile()), estimator);

@@ -1,5 +1,6 @@
 package io.zerolayer.operators.tasks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.operators.structure.DocumentContent;
@@ -47,6 +48,23 @@ public interface DocumentTask {
             case "extract" -> new FieldExtraction();
             default -> throw new IllegalArgumentException("No decoder for task '" + task + "'");
         };
+    }
+
+    /**
+     * Classification by the plan's head, fit on the task's labelled examples.
+     *
+     * @param minProbability below it the answer is {@code unknown}; NaN for none
+     */
+    static DocumentTask headClassification(double minProbability) {
+        return new HeadClassification(minProbability);
+    }
+
+    /**
+     * Why a split classification's combined result is {@code unknown}, or null: what the reply's
+     * diagnostics say of it, as a whole request's decode would.
+     */
+    static String noteOf(JsonNode combined) {
+        return HeadClassification.note(combined);
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What a decode node works on: the document's chunks and their unit vectors, plus the task's query
- * texts (question or labels) and theirs.
+ * texts (question or labels) and theirs, and what the plan's head node computed (null without one).
  */
 public record TaskInput(
         DocumentContent content,
@@ -14,7 +14,20 @@ public record TaskInput(
         List<String> queries,
         float[][] queryVectors,
         String model,
-        java.util.function.UnaryOperator<float[][]> gram) {
+        java.util.function.UnaryOperator<float[][]> gram,
+        HeadScores head) {
+
+    /** Without a head. */
+    public TaskInput(
+            DocumentContent content,
+            List<Chunk> chunks,
+            float[][] chunkVectors,
+            List<String> queries,
+            float[][] queryVectors,
+            String model,
+            java.util.function.UnaryOperator<float[][]> gram) {
+        this(content, chunks, chunkVectors, queries, queryVectors, model, gram, null);
+    }
 
     /** Similarity products on the CPU, in the decoders' own loops. */
     public TaskInput(
@@ -24,7 +37,7 @@ public record TaskInput(
             List<String> queries,
             float[][] queryVectors,
             String model) {
-        this(content, chunks, chunkVectors, queries, queryVectors, model, null);
+        this(content, chunks, chunkVectors, queries, queryVectors, model, null, null);
     }
 
     /** The length of the encoder's vectors (its catalog hidden size). */

@@ -73,6 +73,9 @@ final class ZeroShotClassification implements DocumentTask {
 
     @Override
     public ObjectNode combineParts(List<JsonNode> parts, int sentences) {
+        if (HeadClassification.isHeadResult(parts)) { // a split request's parts name one decoder
+            return HeadClassification.combine(parts);
+        }
         java.util.Map<String, Double> weighted = new java.util.LinkedHashMap<>();
         long tokens = 0;
         for (JsonNode part : parts) {
@@ -93,6 +96,9 @@ final class ZeroShotClassification implements DocumentTask {
 
     @Override
     public String text(JsonNode result) {
+        if (result.path("head").asBoolean(false)) {
+            return new HeadClassification(Double.NaN).text(result);
+        }
         StringBuilder sb = new StringBuilder();
         for (JsonNode s : result.path("scores")) {
             sb.append(sb.isEmpty() ? "" : ", ")

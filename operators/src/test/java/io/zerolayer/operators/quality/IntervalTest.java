@@ -1,4 +1,4 @@
-package io.zerolayer.operators.eval;
+package io.zerolayer.operators.quality;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.zerolayer.operators.eval;
+package io.zerolayer.operators.quality;
 
 /**
  * A measured figure with its 95 % confidence interval.
