@@ -3,8 +3,14 @@ package io.zerolayer.cli;
 import io.zerolayer.analyze.AnalysisRun;
 import io.zerolayer.analyze.AnalysisSummary;
 import io.zerolayer.jobs.AnalyzeOptions;
+import io.zerolayer.jobs.JobFunctions;
+import io.zerolayer.jobs.TenancyOptions;
+import io.zerolayer.operators.contracts.ContractException;
+import io.zerolayer.operators.contracts.LabelledExamples;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.quality.QualityFloor;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -55,6 +61,15 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--labels", description = "classify: the labels, e.g. \"billing, outage\".")
     String labels;
+
+    @Option(
+            names = "--examples",
+            paramLabel = "FILE",
+            description =
+                    "classify: labelled examples, JSON lines {\"text\": …, \"label\": …}; the"
+                            + " compiler fits the task's head on them and the labels come from"
+                            + " them (docs/prompts.md).")
+    Path examples;
 
     @Option(names = "--question", description = "answer: the question.")
     String question;
@@ -135,18 +150,23 @@ final class AnalyzeCommand implements Callable<Integer> {
     AnalysisTask analysisTask() {
         String floor = quality == null ? null : QualityFloor.parse(quality).toString();
         if (task != null) {
-            return AnalysisTask.builder(task)
-                    .outputFormat(outputFormat)
-                    .sentences(sentences)
-                    .labels(labels)
-                    .question(question)
-                    .fields(fields)
-                    .quality(floor)
-                    .build();
+            AnalysisTask.Builder builder =
+                    AnalysisTask.builder(task)
+                            .outputFormat(outputFormat)
+                            .sentences(sentences)
+                            .labels(labels)
+                            .question(question)
+                            .fields(fields)
+                            .quality(floor);
+            // with examples the labels are theirs: --labels, if given, only checks them
+            return examples != null ? builder.labels(null).buildForContracts() : builder.build();
         }
         List<String> inputs = new java.util.ArrayList<>();
         if (labels != null) {
             inputs.add("--labels");
+        }
+        if (examples != null) {
+            inputs.add("--examples");
         }
         if (question != null) {
             inputs.add("--question");
@@ -165,6 +185,34 @@ final class AnalyzeCommand implements Callable<Integer> {
         return AnalysisTask.eachPromptsOwn(floor);
     }
 
+    /**
+     * The contracts in {@code conf} with {@code --task} classifying by {@code --examples}, written
+     * to a file of their own that the run reads instead.
+     *
+     * @throws IllegalArgumentException (a usage error) naming the file and line of a bad example
+     */
+    private Path withExamples(Configuration conf) throws java.io.IOException {
+        TaskContracts contracts;
+        try {
+            List<String> declared =
+                    labels == null
+                            ? null
+                            : java.util.Arrays.stream(labels.split("[,|\\n]"))
+                                    .map(String::strip)
+                                    .filter(l -> !l.isEmpty())
+                                    .toList();
+            contracts =
+                    JobFunctions.contracts(conf)
+                            .withExamples(task, LabelledExamples.read(examples, declared));
+        } catch (ContractException e) {
+            throw new IllegalArgumentException("--examples: " + e.getMessage(), e);
+        }
+        Path file = Files.createTempFile("zerolayer-contracts-", ".yaml");
+        file.toFile().deleteOnExit();
+        Files.writeString(file, contracts.source());
+        return file;
+    }
+
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
@@ -172,6 +220,9 @@ final class AnalyzeCommand implements Callable<Integer> {
             conf.set(AnalyzeOptions.ANALYZE_PART_CHARS, partChars);
         }
         AnalysisTask analysisTask = analysisTask();
+        if (examples != null) {
+            conf.set(TenancyOptions.CONTRACTS_FILE, withExamples(conf).toString());
+        }
         boolean progress = !quiet && io.zerolayer.analyze.ProgressLine.onTerminal();
         if (progress) {
             // per-graph INFO lines would break the progress line; warnings still show

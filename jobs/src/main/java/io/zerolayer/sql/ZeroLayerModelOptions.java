@@ -2,6 +2,8 @@ package io.zerolayer.sql;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.zerolayer.operators.contracts.ContractException;
+import io.zerolayer.operators.contracts.LabelledExamples;
 import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.documents.DocumentFormat;
@@ -11,6 +13,7 @@ import io.zerolayer.operators.structure.ClassifiedPrompt;
 import io.zerolayer.operators.structure.StructureClassifier;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
@@ -38,6 +41,15 @@ public final class ZeroLayerModelOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription("classify: the candidate labels, comma separated.");
+
+    public static final ConfigOption<String> EXAMPLES =
+            key("examples")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "classify: labelled examples, JSON lines {\"text\": …, \"label\":"
+                                    + " …} (or a JSON array of them), inline; the compiler fits the"
+                                    + " task's head on them and the labels come from them.");
 
     public static final ConfigOption<String> QUESTION =
             key("question")
@@ -92,7 +104,16 @@ public final class ZeroLayerModelOptions {
     /** Every option a model takes besides {@code provider}. */
     static Set<ConfigOption<?>> all() {
         return Set.of(
-                TASK, LABELS, QUESTION, FIELDS, SENTENCES, QUALITY, COMPLIANCE, TENANT, FORMAT);
+                TASK,
+                LABELS,
+                EXAMPLES,
+                QUESTION,
+                FIELDS,
+                SENTENCES,
+                QUALITY,
+                COMPLIANCE,
+                TENANT,
+                FORMAT);
     }
 
     /**
@@ -102,7 +123,8 @@ public final class ZeroLayerModelOptions {
         try {
             return AnalysisTask.builder(options.get(TASK))
                     .outputFormat("json")
-                    .labels(options.get(LABELS))
+                    // with examples the labels are theirs; 'labels' then only checks them
+                    .labels(options.getOptional(EXAMPLES).isPresent() ? null : options.get(LABELS))
                     .question(options.get(QUESTION))
                     .fields(options.get(FIELDS))
                     .sentences(options.get(SENTENCES))
@@ -110,6 +132,39 @@ public final class ZeroLayerModelOptions {
         } catch (IllegalArgumentException e) {
             throw new ValidationException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code contracts} with the model's task classifying by its {@code examples}, or as they are
+     * without the option. The examples are inline text: a model's options never name a file, so no
+     * SQL statement can make the cluster read one.
+     *
+     * @throws ValidationException naming the line of a bad example
+     */
+    static TaskContracts withExamples(
+            String model, ReadableConfig options, TaskContracts contracts) {
+        Optional<String> text = options.getOptional(EXAMPLES);
+        if (text.isEmpty()) {
+            return contracts;
+        }
+        try {
+            return contracts.withExamples(
+                    options.get(TASK),
+                    LabelledExamples.parse(text.get(), declaredLabels(options), "'examples'"));
+        } catch (ContractException e) {
+            throw new ValidationException("Model " + model + ": option " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> declaredLabels(ReadableConfig options) {
+        return options.getOptional(LABELS)
+                .map(
+                        l ->
+                                java.util.Arrays.stream(l.split("[,|\\n]"))
+                                        .map(String::strip)
+                                        .filter(s -> !s.isEmpty())
+                                        .toList())
+                .orElse(null);
     }
 
     /** How the input column's text is read into a document's sections. */

@@ -61,6 +61,13 @@ public final class GraphCompiler {
     static final StructureWorkload EMBED_REFERENCE =
             new StructureWorkload(Map.of("document", 512.0), 1, 0, "windows");
 
+    /**
+     * How a plan with a head chunks its document, and {@code ExampleEmbedder} its examples: whole
+     * passages of up to a window read better than the sentences averaged (measured by {@code
+     * zerolayer eval --shots}, docs/quality.md).
+     */
+    public static final String HEAD_STRATEGY = "windows";
+
     /** Tags whose items are encoded with the document as queries. */
     private static final Set<String> QUERY_TAGS = Set.of("question", "labels", "fields");
 
@@ -395,11 +402,13 @@ public final class GraphCompiler {
                         documentTokens,
                         workload.textRuns() + workload.querySequences()));
         nodes.add(new PlanNode("tokenize", "tokenize", null, List.of(), tokenize));
-        String strategy = workload.strategy();
+        String strategy = withHead ? HEAD_STRATEGY : workload.strategy();
         String chunkReason =
-                strategy.equals("sentences")
-                        ? "decoder '" + decoder + "' picks or weighs sentences"
-                        : "decoder '" + decoder + "' wants context: overlapping windows";
+                withHead
+                        ? "a head reads whole passages, as its examples were embedded"
+                        : strategy.equals("sentences")
+                                ? "decoder '" + decoder + "' picks or weighs sentences"
+                                : "decoder '" + decoder + "' wants context: overlapping windows";
         // one node chunks every scope alike: section names are content, never part of a plan
         Map<String, String> chunk = new LinkedHashMap<>();
         chunk.put("strategy", strategy);

@@ -65,13 +65,43 @@ public record LabelledExamples(List<Example> examples, List<String> labels, Stri
                     "Cannot read examples file " + file.toAbsolutePath() + ": " + e.getMessage(),
                     e);
         }
+        return lines(lines, declaredLabels, file.toString());
+    }
+
+    /**
+     * Examples given as text: JSON lines, {@code {"text": "…", "label": "…"}} each, or one JSON
+     * array of such objects (a SQL model's {@code examples} option).
+     *
+     * @param source what an error names, with the line or the array's index
+     * @throws ContractException naming the line or index where one is wrong
+     */
+    public static LabelledExamples parse(String text, List<String> declaredLabels, String source) {
+        String trimmed = text.strip();
+        if (!trimmed.startsWith("[")) {
+            return lines(List.of(text.split("\\R", -1)), declaredLabels, source);
+        }
+        JsonNode array;
+        try {
+            array = JSON.readTree(trimmed);
+        } catch (JsonProcessingException e) {
+            throw new ContractException(source + ": not JSON (" + e.getOriginalMessage() + ")", e);
+        }
+        List<Example> examples = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            examples.add(example(array.get(i), source + "[" + i + "]"));
+        }
+        return of(examples, declaredLabels, source);
+    }
+
+    private static LabelledExamples lines(
+            List<String> lines, List<String> declaredLabels, String source) {
         List<Example> examples = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
                 continue;
             }
-            String where = file + ":" + (i + 1);
+            String where = source + ":" + (i + 1);
             JsonNode node;
             try {
                 node = JSON.readTree(line);
@@ -79,16 +109,20 @@ public record LabelledExamples(List<Example> examples, List<String> labels, Stri
                 throw new ContractException(
                         where + ": not JSON (" + e.getOriginalMessage() + ")", e);
             }
-            if (node == null
-                    || !node.isObject()
-                    || !node.path("text").isTextual()
-                    || !node.path("label").isTextual()) {
-                throw new ContractException(
-                        where + ": a line must be {\"text\": \"…\", \"label\": \"…\"}");
-            }
-            examples.add(new Example(node.get("text").asText(), node.get("label").asText(), where));
+            examples.add(example(node, where));
         }
-        return of(examples, declaredLabels, file.toString());
+        return of(examples, declaredLabels, source);
+    }
+
+    private static Example example(JsonNode node, String where) {
+        if (node == null
+                || !node.isObject()
+                || !node.path("text").isTextual()
+                || !node.path("label").isTextual()) {
+            throw new ContractException(
+                    where + ": an example must be {\"text\": \"…\", \"label\": \"…\"}");
+        }
+        return new Example(node.get("text").asText(), node.get("label").asText(), where);
     }
 
     /**

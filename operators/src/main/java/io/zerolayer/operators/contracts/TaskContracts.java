@@ -146,6 +146,50 @@ public final class TaskContracts {
                 withExampleFilesInline(yamlText, doc, tasks));
     }
 
+    /**
+     * These contracts with {@code task} classifying by {@code examples}: what {@code zerolayer
+     * analyze --examples} and a SQL model's {@code examples} option run. The task takes its labels
+     * from the examples, so it no longer requires a {@code <labels>} tag.
+     *
+     * @throws ContractException when the task is unknown or does not classify, or the examples do
+     *     not fit it (a label outside its declared labels)
+     */
+    @SuppressWarnings("unchecked")
+    public TaskContracts withExamples(String task, LabelledExamples examples) {
+        TaskContract contract = tasks.get(task);
+        if (contract == null) {
+            throw new ContractException(
+                    "No task '" + task + "' to give examples to; tasks are " + taskNames());
+        }
+        if (!contract.decoder().equals("classify")) {
+            throw new ContractException(
+                    "Task '"
+                            + task
+                            + "' runs decoder "
+                            + contract.decoder()
+                            + "; only a classify task takes examples");
+        }
+        Map<String, Object> doc =
+                (Map<String, Object>)
+                        new Yaml(new SafeConstructor(new LoaderOptions())).load(source);
+        Map<String, Object> tasksDoc = (Map<String, Object>) doc.get("tasks");
+        Map<String, Object> spec =
+                new LinkedHashMap<>(
+                        tasksDoc.get(task) == null
+                                ? Map.of()
+                                : (Map<String, Object>) tasksDoc.get(task));
+        spec.remove("examples-file");
+        spec.put("examples", byLabel(examples));
+        if (spec.get("requires") instanceof List<?> requires) {
+            spec.put("requires", requires.stream().filter(t -> !"labels".equals(t)).toList());
+        }
+        tasksDoc.put(task, spec);
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        options.setWidth(100);
+        return parse(new Yaml(options).dump(doc));
+    }
+
     /** Goes into every graph id as {@code tasks-<version>}. */
     public String version() {
         return "tasks-" + version;

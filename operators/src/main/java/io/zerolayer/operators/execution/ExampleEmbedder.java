@@ -36,7 +36,7 @@ public final class ExampleEmbedder implements TaskHeads.ExampleFeatures {
         SentenceEncoder encoder = encoders.get(model);
         Chunker chunker =
                 new Chunker(
-                        GraphCompiler.strategyOf("classify"),
+                        GraphCompiler.HEAD_STRATEGY,
                         GraphCompiler.WINDOW_TOKENS,
                         GraphCompiler.WINDOW_STRIDE);
         DocumentTask head = DocumentTask.headClassification(Double.NaN); // no query texts
