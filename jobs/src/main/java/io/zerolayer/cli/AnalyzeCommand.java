@@ -2,15 +2,11 @@ package io.zerolayer.cli;
 
 import io.zerolayer.analyze.AnalysisRun;
 import io.zerolayer.analyze.AnalysisSummary;
+import io.zerolayer.analyze.TaskExamples;
 import io.zerolayer.jobs.AnalyzeOptions;
-import io.zerolayer.jobs.JobFunctions;
-import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.contracts.ContractException;
-import io.zerolayer.operators.contracts.LabelledExamples;
-import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.quality.QualityFloor;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -185,34 +181,6 @@ final class AnalyzeCommand implements Callable<Integer> {
         return AnalysisTask.eachPromptsOwn(floor);
     }
 
-    /**
-     * The contracts in {@code conf} with {@code --task} classifying by {@code --examples}, written
-     * to a file of their own that the run reads instead.
-     *
-     * @throws IllegalArgumentException (a usage error) naming the file and line of a bad example
-     */
-    private Path withExamples(Configuration conf) throws java.io.IOException {
-        TaskContracts contracts;
-        try {
-            List<String> declared =
-                    labels == null
-                            ? null
-                            : java.util.Arrays.stream(labels.split("[,|\\n]"))
-                                    .map(String::strip)
-                                    .filter(l -> !l.isEmpty())
-                                    .toList();
-            contracts =
-                    JobFunctions.contracts(conf)
-                            .withExamples(task, LabelledExamples.read(examples, declared));
-        } catch (ContractException e) {
-            throw new IllegalArgumentException("--examples: " + e.getMessage(), e);
-        }
-        Path file = Files.createTempFile("zerolayer-contracts-", ".yaml");
-        file.toFile().deleteOnExit();
-        Files.writeString(file, contracts.source());
-        return file;
-    }
-
     @Override
     public Integer call() throws Exception {
         Configuration conf = settings.load();
@@ -221,7 +189,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         AnalysisTask analysisTask = analysisTask();
         if (examples != null) {
-            conf.set(TenancyOptions.CONTRACTS_FILE, withExamples(conf).toString());
+            try {
+                TaskExamples.teach(conf, task, labels, examples);
+            } catch (ContractException e) {
+                throw new IllegalArgumentException("--examples: " + e.getMessage(), e);
+            }
         }
         boolean progress = !quiet && io.zerolayer.analyze.ProgressLine.onTerminal();
         if (progress) {

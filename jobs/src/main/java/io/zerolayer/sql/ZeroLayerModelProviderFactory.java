@@ -2,6 +2,7 @@ package io.zerolayer.sql;
 
 import io.zerolayer.jobs.ExecutorOptions;
 import io.zerolayer.jobs.JobFunctions;
+import io.zerolayer.operators.contracts.TaskContracts;
 import io.zerolayer.operators.documents.AnalysisTask;
 import io.zerolayer.operators.scheduling.InProcessAnalyzer;
 import java.util.HashSet;
@@ -59,7 +60,10 @@ public final class ZeroLayerModelProviderFactory implements ModelProviderFactory
         Configuration settings = zerolayerSettings(context.getConfiguration());
 
         AnalysisTask task = ZeroLayerModelOptions.task(options);
-        ZeroLayerModelOptions.check(model, task, JobFunctions.contracts(settings));
+        TaskContracts contracts =
+                ZeroLayerModelOptions.withExamples(
+                        model, options, JobFunctions.contracts(settings));
+        ZeroLayerModelOptions.check(model, task, contracts);
         var input = context.getCatalogModel().getResolvedInputSchema().getColumns();
         if (input.size() != 1
                 || !input.get(0)
@@ -79,7 +83,8 @@ public final class ZeroLayerModelProviderFactory implements ModelProviderFactory
         return new ZeroLayerModelProvider(
                 new ZeroLayerModel(
                         new InProcessAnalyzer.Settings(
-                                JobFunctions.inProcessSetup(settings),
+                                JobFunctions.inProcessSetup(settings)
+                                        .withContracts(contracts.source()),
                                 JobFunctions.safeMode(settings),
                                 settings.get(ExecutorOptions.BATCH_MAX_TOKENS),
                                 JobFunctions.embeddingCache(settings)),

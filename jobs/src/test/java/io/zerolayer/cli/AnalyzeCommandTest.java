@@ -43,6 +43,62 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void badExamplesAreAUsageErrorNamingTheFileAndLine() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "The kettle arrived broken.");
+        Path examples = dir.resolve("examples.jsonl");
+        Files.writeString(
+                examples,
+                "{\"text\": \"Refund me\", \"label\": \"refund\"}\n"
+                        + "{\"text\": \"Money back please\", \"label\": \"refund\"}\n"
+                        + "{\"text\": \"Site is down\", \"label\": \"outage\"}\n");
+        String out = dir.resolve("o.jsonl").toString();
+        StringWriter err = new StringWriter();
+        assertThat(
+                        run(
+                                err,
+                                "analyze",
+                                dir.resolve("a.txt").toString(),
+                                "--task",
+                                "classify",
+                                "--examples",
+                                examples.toString(),
+                                "--out",
+                                out))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--examples")
+                .contains("every label needs at least 2 examples; 'outage' has 1");
+        Files.writeString(
+                examples, "{\"text\": \"Refund me\"}\n", java.nio.file.StandardOpenOption.APPEND);
+        StringWriter err2 = new StringWriter();
+        assertThat(
+                        run(
+                                err2,
+                                "analyze",
+                                dir.resolve("a.txt").toString(),
+                                "--task",
+                                "summarize",
+                                "--examples",
+                                examples.toString(),
+                                "--out",
+                                out))
+                .isEqualTo(2);
+        assertThat(err2.toString()).contains("examples.jsonl:4");
+        StringWriter err3 = new StringWriter();
+        assertThat(
+                        run(
+                                err3,
+                                "analyze",
+                                dir.resolve("a.txt").toString(),
+                                "--examples",
+                                examples.toString(),
+                                "--out",
+                                out))
+                .isEqualTo(2);
+        assertThat(err3.toString()).contains("--examples belong to a task");
+    }
+
+    @Test
     void aQualityThatNamesNoFloorIsAUsageError() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "text");
         StringWriter err = new StringWriter();

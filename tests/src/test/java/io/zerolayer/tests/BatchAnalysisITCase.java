@@ -174,6 +174,17 @@ class BatchAnalysisITCase {
     private static AnalysisSummary analyze(
             AnalysisTask task, Path out, Path costs, boolean resume, List<Path> inputs)
             throws Exception {
+        return analyze(conf(), task, out, costs, resume, inputs);
+    }
+
+    private static AnalysisSummary analyze(
+            Configuration conf,
+            AnalysisTask task,
+            Path out,
+            Path costs,
+            boolean resume,
+            List<Path> inputs)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(SLOTS);
         return AnalysisRun.builder()
@@ -185,7 +196,7 @@ class BatchAnalysisITCase {
                 .setBaseDir(dir)
                 .setProgress(new PrintStream(java.io.OutputStream.nullOutputStream()), false)
                 .build()
-                .run(env, conf());
+                .run(env, conf);
     }
 
     private static List<JsonNode> rows(Path file) throws Exception {
@@ -397,6 +408,51 @@ class BatchAnalysisITCase {
             assertThat(rowsByQuality.get("best").get(unit).path("graphId"))
                     .as(unit)
                     .isNotEqualTo(fast.get(unit).path("graphId"));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void withExamplesTheTaskIsAnsweredByTheHeadTheCompilerFitOnThem() throws Exception {
+        Path tickets = Files.createDirectories(dir.resolve("taught"));
+        Files.writeString(
+                tickets.resolve("refund.txt"),
+                "The toaster broke on day one, I want my money back.");
+        Files.writeString(
+                tickets.resolve("outage.txt"),
+                "Since this morning your website does not load at all.");
+        Path examples = dir.resolve("routing.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (String[] e :
+                List.of(
+                        new String[] {"Please refund my order, it arrived damaged.", "refund"},
+                        new String[] {"Cancel the purchase and return my payment.", "refund"},
+                        new String[] {"I was charged twice, give the money back.", "refund"},
+                        new String[] {"The service is down and every page times out.", "outage"},
+                        new String[] {"Your servers do not respond since noon.", "outage"},
+                        new String[] {"The app cannot reach the API at all today.", "outage"})) {
+            lines.append(JSON.writeValueAsString(Map.of("text", e[0], "label", e[1]))).append('\n');
+        }
+        Files.writeString(examples, lines.toString());
+        Configuration conf = conf();
+        // what zerolayer analyze --task classify --examples routing.jsonl does
+        io.zerolayer.analyze.TaskExamples.teach(conf, "classify", null, examples);
+        Path out = dir.resolve("taught.jsonl");
+        AnalysisSummary summary =
+                analyze(
+                        conf,
+                        AnalysisTask.builder("classify").outputFormat("json").buildForContracts(),
+                        out,
+                        null,
+                        false,
+                        List.of(tickets));
+        assertThat(summary.allOk()).as("%s", Files.readString(out)).isTrue();
+        Map<String, JsonNode> rows = byUnit(rows(out));
+        for (String label : List.of("refund", "outage")) {
+            JsonNode result = rows.get("taught/" + label + ".txt#0").path("result");
+            assertThat(result.path("head").asBoolean()).as(label).isTrue();
+            assertThat(result.path("label").asText()).as(label).isEqualTo(label);
+            assertThat(result.path("scores")).as(label).hasSize(2);
         }
     }
 

@@ -35,6 +35,7 @@ public final class TaskContracts {
     private static final String BUILT_IN = "/zerolayer/tasks.yaml";
 
     private final String version;
+    private final String versionId;
     private final Limits limits;
     private final Map<String, TagSpec> tags;
     private final Map<String, TaskContract> tasks;
@@ -47,6 +48,7 @@ public final class TaskContracts {
             Map<String, TaskContract> tasks,
             String source) {
         this.version = version;
+        this.versionId = versionId(version, tasks);
         this.limits = limits;
         this.tags = tags;
         this.tasks = tasks;
@@ -190,9 +192,38 @@ public final class TaskContracts {
         return parse(new Yaml(options).dump(doc));
     }
 
-    /** Goes into every graph id as {@code tasks-<version>}. */
+    /**
+     * Goes into every graph id as {@code tasks-<version>}; where tasks carry examples, followed by
+     * {@code +examples-} and a hash of each such task's examples and {@code min-probability}:
+     * contracts taught other examples (a reload, {@code analyze --examples}, a SQL model's) are
+     * other contracts even under the same {@code version}, so no compiler, warm graph or decision
+     * of the old ones serves them.
+     */
     public String version() {
-        return "tasks-" + version;
+        return versionId;
+    }
+
+    private static String versionId(String version, Map<String, TaskContract> tasks) {
+        StringBuilder taught = new StringBuilder();
+        new java.util.TreeMap<>(tasks)
+                .forEach(
+                        (name, t) -> {
+                            if (t.examples() != null) {
+                                taught.append(name)
+                                        .append('=')
+                                        .append(t.examples().sha256())
+                                        .append('@')
+                                        .append(t.minProbability())
+                                        .append('\n');
+                            }
+                        });
+        return "tasks-"
+                + version
+                + (taught.isEmpty()
+                        ? ""
+                        : "+examples-"
+                                + io.zerolayer.schemas.Sha256.hex(taught.toString())
+                                        .substring(0, 12));
     }
 
     public Limits limits() {

@@ -58,6 +58,27 @@ public record ExecutorSetup(
     }
 
     /**
+     * This setup with {@code yaml} as its contracts (a SQL model's, with its examples): a bare
+     * reload re-reads no file then.
+     */
+    public ExecutorSetup withContracts(String yaml) {
+        return new ExecutorSetup(
+                yaml,
+                null,
+                hardwareSetting,
+                extraProfilesYaml,
+                intraOpThreads,
+                cacheBounds,
+                precompile,
+                graphsTopic,
+                execution,
+                prices,
+                inferenceThread,
+                sliceMillis,
+                crashAfterRequests);
+    }
+
+    /**
      * A setup for tests and tools: no contracts file, no extra profiles, one ONNX thread, nothing
      * precompiled, no graphs topic, the built-in prices, batches on the task thread and whole, no
      * crash.

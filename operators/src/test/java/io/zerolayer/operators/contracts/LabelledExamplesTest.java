@@ -113,7 +113,7 @@ class LabelledExamplesTest {
         void aLineThatIsNotAnExample() throws Exception {
             String lines = LINES.replace("{\"text\": \"The site is down\", ", "{\"txt\": \"x\", ");
             assertThatThrownBy(() -> TaskContracts.load(contractsWithFile(lines, "")))
-                    .hasMessageContaining("triage.jsonl:4: a line must be");
+                    .hasMessageContaining("triage.jsonl:4: an example must be");
             assertThatThrownBy(() -> TaskContracts.load(contractsWithFile("{oops\n", "")))
                     .hasMessageContaining("triage.jsonl:1: not JSON");
             assertThatThrownBy(
@@ -156,5 +156,70 @@ class LabelledExamplesTest {
             assertThatThrownBy(() -> TaskContracts.parse(HEAD + "    labels: [a, b]\n"))
                     .hasMessageContaining("tasks.triage.labels is given without examples");
         }
+    }
+
+    @Test
+    void examplesGivenAsTextAreJsonLinesOrOneArrayAndErrorsNameWhere() {
+        LabelledExamples lines = LabelledExamples.parse(LINES, null, "'examples'");
+        LabelledExamples array =
+                LabelledExamples.parse(
+                        "[{\"text\": \"I want my money back\", \"label\": \"refund\"},"
+                                + " {\"text\": \"Please return my payment\", \"label\":"
+                                + " \"refund\"}, {\"text\": \"The site is down\", \"label\":"
+                                + " \"outage\"}, {\"text\": \"Nothing loads since noon\","
+                                + " \"label\": \"outage\"}]",
+                        null,
+                        "'examples'");
+        assertThat(array.sha256()).isEqualTo(lines.sha256());
+        assertThat(array.labels()).containsExactly("refund", "outage");
+        assertThatThrownBy(
+                        () ->
+                                LabelledExamples.parse(
+                                        "[{\"text\": \"a\", \"label\": \"x\"}, {\"txt\": 1}]",
+                                        null,
+                                        "'examples'"))
+                .hasMessageContaining("'examples'[1]");
+        assertThatThrownBy(() -> LabelledExamples.parse(LINES, java.util.List.of("refund"), "'e'"))
+                .hasMessageContaining("'e':4")
+                .hasMessageContaining("not one of the task's labels");
+    }
+
+    @Test
+    void contractsGivenExamplesClassifyByThemAndNoLongerAskForLabels() {
+        TaskContracts base = TaskContracts.parse(HEAD + "    requires: [labels, ticket]\n");
+        LabelledExamples examples = LabelledExamples.parse(LINES, null, "--examples");
+        TaskContracts taught = base.withExamples("triage", examples);
+        assertThat(taught.task("triage").examples().sha256()).isEqualTo(examples.sha256());
+        assertThat(taught.task("triage").requires()).containsExactly("ticket");
+        assertThat(base.task("triage").requires()).contains("labels");
+        // the text travels with them: parsed again it holds the same examples
+        assertThat(TaskContracts.parse(taught.source()).task("triage").examples().sha256())
+                .isEqualTo(examples.sha256());
+        // taught contracts are other contracts under the same version: no compiler of the
+        // untaught ones, nor of other examples, serves them
+        assertThat(taught.version()).startsWith(base.version() + "+examples-");
+        assertThat(
+                        base.withExamples(
+                                        "triage",
+                                        LabelledExamples.parse(
+                                                LINES.replace("noon", "one"), null, "e"))
+                                .version())
+                .isNotEqualTo(taught.version());
+        assertThatThrownBy(() -> base.withExamples("summarize", examples))
+                .hasMessageContaining("No task 'summarize'");
+    }
+
+    @Test
+    void aMinProbabilityIsANumberBetweenZeroAndOneOnATaskWithExamples() {
+        assertThat(
+                        TaskContracts.parse(INLINE + "    min-probability: 0.6\n")
+                                .task("triage")
+                                .minProbability())
+                .isEqualTo(0.6);
+        assertThat(TaskContracts.parse(INLINE).task("triage").minProbability()).isNaN();
+        assertThatThrownBy(() -> TaskContracts.parse(INLINE + "    min-probability: 1.5\n"))
+                .hasMessageContaining("tasks.triage.min-probability is '1.5'");
+        assertThatThrownBy(() -> TaskContracts.parse(HEAD + "    min-probability: 0.5\n"))
+                .hasMessageContaining("min-probability needs examples");
     }
 }
