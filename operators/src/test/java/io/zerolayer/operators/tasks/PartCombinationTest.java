@@ -66,6 +66,64 @@ class PartCombinationTest {
                 decode(decoder, 17, CHUNKS, queries, qv));
     }
 
+    /** The head's decode of chunks {@code from..to}, with the head node's logits. */
+    private JsonNode decodeByHead(
+            io.zerolayer.operators.heads.ClassifierHead head, double min, int from, int to)
+            throws Exception {
+        float[][] chunkVectors = java.util.Arrays.copyOfRange(vectors, from, to);
+        TaskInput in =
+                new TaskInput(
+                        new DocumentContent(Map.of(), null, List.of(), List.of(), Map.of()),
+                        chunks.subList(from, to),
+                        chunkVectors,
+                        List.of(),
+                        new float[0][],
+                        "model",
+                        null,
+                        HeadScores.of(head, chunkVectors));
+        return DocumentTask.JSON.readTree(
+                DocumentTask.headClassification(min).decode(in, "json").output());
+    }
+
+    @Test
+    void aHeadsLogitsOfPartsCombineToTheWholeDocumentsAndSoDoesUnknown() throws Exception {
+        List<String> labels = List.of("refund", "outage", "login");
+        float[][] w = new float[labels.size()][];
+        for (int l = 0; l < w.length; l++) {
+            w[l] = unit();
+            for (int k = 0; k < w[l].length; k++) {
+                w[l][k] *= 20;
+            }
+        }
+        var head =
+                new io.zerolayer.operators.heads.ClassifierHead(
+                        "logistic", labels, w, new float[] {0.1f, -0.2f, 0.05f});
+        for (double min : new double[] {Double.NaN, 0.999}) {
+            JsonNode whole = decodeByHead(head, min, 0, CHUNKS);
+            List<JsonNode> parts =
+                    List.of(
+                            decodeByHead(head, min, 0, 8),
+                            decodeByHead(head, min, 8, 17),
+                            decodeByHead(head, min, 17, CHUNKS));
+            JsonNode combined = DocumentTask.forName("classify").combineParts(parts, 0);
+            assertThat(combined.path("label").asText()).isEqualTo(whole.path("label").asText());
+            for (int i = 0; i < labels.size(); i++) {
+                JsonNode a = whole.path("scores").path(i);
+                JsonNode b = combined.path("scores").path(i);
+                assertThat(b.path("label").asText()).isEqualTo(a.path("label").asText());
+                assertThat(b.path("logit").asDouble())
+                        .isCloseTo(a.path("logit").asDouble(), within(1e-4));
+                assertThat(b.path("probability").asDouble())
+                        .isCloseTo(a.path("probability").asDouble(), within(1e-4));
+            }
+            assertThat(DocumentTask.noteOf(combined) == null)
+                    .isEqualTo(DocumentTask.noteOf(whole) == null);
+        }
+        assertThat(decodeByHead(head, 0.999, 0, CHUNKS).path("label").asText())
+                .as("random vectors: no label is that sure")
+                .isEqualTo("unknown");
+    }
+
     @Test
     void embeddingsOfPartsCombineToTheWholeDocumentsMean() throws Exception {
         JsonNode whole = decode("embed", 0, CHUNKS, List.of(), new float[0][]);
