@@ -5,10 +5,10 @@ import io.zerolayer.jobs.TenancyOptions;
 import io.zerolayer.operators.contracts.ContractException;
 import io.zerolayer.operators.contracts.LabelledExamples;
 import io.zerolayer.operators.contracts.TaskContracts;
+import io.zerolayer.operators.structure.DocumentContent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 
@@ -28,13 +28,7 @@ public final class TaskExamples {
      */
     public static void teach(Configuration conf, String task, String labels, Path file)
             throws IOException {
-        List<String> declared =
-                labels == null
-                        ? null
-                        : Arrays.stream(labels.split("[,|\\n]"))
-                                .map(String::strip)
-                                .filter(l -> !l.isEmpty())
-                                .toList();
+        List<String> declared = labels == null ? null : DocumentContent.items(labels);
         TaskContracts contracts =
                 JobFunctions.contracts(conf)
                         .withExamples(task, LabelledExamples.read(file, declared));

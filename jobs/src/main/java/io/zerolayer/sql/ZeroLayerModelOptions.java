@@ -158,12 +158,7 @@ public final class ZeroLayerModelOptions {
 
     private static List<String> declaredLabels(ReadableConfig options) {
         return options.getOptional(LABELS)
-                .map(
-                        l ->
-                                java.util.Arrays.stream(l.split("[,|\\n]"))
-                                        .map(String::strip)
-                                        .filter(s -> !s.isEmpty())
-                                        .toList())
+                .map(io.zerolayer.operators.structure.DocumentContent::items)
                 .orElse(null);
     }
 

@@ -66,13 +66,20 @@ public record DocumentContent(
     }
 
     private static List<String> list(TagNode tag) {
-        return tag == null
-                ? List.of()
-                : Arrays.stream(tag.text().split("[,|\\n]"))
-                        .map(String::strip)
-                        .filter(s -> !s.isEmpty())
-                        .distinct()
-                        .toList();
+        return tag == null ? List.of() : items(tag.text());
+    }
+
+    /**
+     * A list as a {@code <labels>} or {@code <fields>} tag holds it: split on commas, pipes or
+     * newlines, each item stripped, blanks and repeats dropped. {@code --labels} and a SQL model's
+     * {@code labels} are read the same way.
+     */
+    public static List<String> items(String text) {
+        return Arrays.stream(text.split("[,|\\n]"))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .distinct()
+                .toList();
     }
 
     private static void collect(
